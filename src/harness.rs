@@ -1,0 +1,274 @@
+//! The benchmark harness: runs test sets through solver configurations, checks
+//! every score and builds the tutorial's tables (mean time, mean nodes, K pos/s).
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::solver::{Config, Mode, Solver7x6};
+use crate::table::TableError;
+use crate::testset::TestSet;
+
+/// Figures for one (configuration, mode, test set) run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Solver name (`reference`, ...).
+    pub solver: String,
+    /// `strong` or `weak`.
+    pub mode: &'static str,
+    /// The test set's file name.
+    pub set: String,
+    /// Positions solved.
+    pub positions: usize,
+    /// Mean search time per position, in seconds.
+    pub mean_time_s: f64,
+    /// Mean nodes per position.
+    pub mean_nodes: f64,
+    /// Thousands of nodes per second (total nodes / total time / 1000).
+    pub kpos_per_s: f64,
+    /// Positions whose score was wrong.
+    pub mismatches: usize,
+}
+
+/// A wrong answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Mismatch {
+    /// Solver name.
+    pub solver: String,
+    /// `strong` or `weak`.
+    pub mode: &'static str,
+    /// The test set's file name.
+    pub set: String,
+    /// 1-based index of the position in the set.
+    pub index: usize,
+    /// The move string.
+    pub moves: String,
+    /// The expected answer (the score, or its sign in weak mode).
+    pub expected: i32,
+    /// What the solver answered.
+    pub got: i32,
+}
+
+/// The result of a benchmark run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    /// One row per (configuration, mode, set), in run order.
+    pub rows: Vec<Row>,
+    /// Every wrong answer.
+    pub mismatches: Vec<Mismatch>,
+    /// Whether the run stopped early (the rows hold only finished sets).
+    pub interrupted: bool,
+}
+
+/// The name of a mode in reports.
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Strong => "strong",
+        Mode::Weak => "weak",
+    }
+}
+
+/// The answer a mode must give for a position of strong score `score`.
+pub fn expected(mode: Mode, score: i32) -> i32 {
+    match mode {
+        Mode::Strong => score,
+        Mode::Weak => score.signum(),
+    }
+}
+
+/// Runs every set through every configuration in every mode.
+///
+/// `limit` keeps only the first positions of each set. `tick` is called once per
+/// position solved (for a progress bar) and returns false to stop the run, in which
+/// case the report holds the rows finished so far and `interrupted` is set.
+pub fn run(
+    configs: &[Config],
+    modes: &[Mode],
+    sets: &[TestSet],
+    limit: Option<usize>,
+    mut tick: impl FnMut() -> bool,
+) -> Result<Report, TableError> {
+    let mut report = Report::default();
+    for &mode in modes {
+        for config in configs {
+            let mut solver = Solver7x6::new(*config)?;
+            for set in sets {
+                let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
+                let mut time = Duration::ZERO;
+                let mut nodes = 0u64;
+                let mut mismatches = 0;
+                for (i, e) in set.entries[..n].iter().enumerate() {
+                    let s = solver.solve(&e.position, mode);
+                    time += s.time;
+                    nodes += s.nodes;
+                    let want = expected(mode, e.score);
+                    if s.score != want {
+                        mismatches += 1;
+                        report.mismatches.push(Mismatch {
+                            solver: config.kind.name().to_string(),
+                            mode: mode_name(mode),
+                            set: set.name.clone(),
+                            index: i + 1,
+                            moves: e.moves.clone(),
+                            expected: want,
+                            got: s.score,
+                        });
+                    }
+                    if !tick() {
+                        report.interrupted = true;
+                        return Ok(report);
+                    }
+                }
+                let secs = time.as_secs_f64();
+                let count = n.max(1) as f64;
+                report.rows.push(Row {
+                    solver: config.kind.name().to_string(),
+                    mode: mode_name(mode),
+                    set: set.name.clone(),
+                    positions: n,
+                    mean_time_s: secs / count,
+                    mean_nodes: nodes as f64 / count,
+                    kpos_per_s: if secs > 0.0 {
+                        nodes as f64 / secs / 1000.0
+                    } else {
+                        0.0
+                    },
+                    mismatches,
+                });
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The tutorial's name for a test set file (`Test_L3_R1` is End-Easy), if known.
+pub fn bucket_name(file: &str) -> Option<&'static str> {
+    Some(match file {
+        "Test_L3_R1" | "end-easy" => "End-Easy",
+        "Test_L2_R1" | "middle-easy" => "Middle-Easy",
+        "Test_L2_R2" | "middle-medium" => "Middle-Medium",
+        "Test_L1_R1" | "begin-easy" => "Begin-Easy",
+        "Test_L1_R2" | "begin-medium" => "Begin-Medium",
+        "Test_L1_R3" | "begin-hard" => "Begin-Hard",
+        _ => return None,
+    })
+}
+
+/// Rounds `x` to 4 significant digits and writes it with thousands separators:
+/// `92.84`, `207,900`, `1,731,000`, `0.5000`.
+pub fn sig4(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return "0".to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (3 - magnitude).max(0) as usize;
+    let rounded = if magnitude >= 4 {
+        let p = 10f64.powi(magnitude - 3);
+        (x / p).round() * p
+    } else {
+        x
+    };
+    let s = format!("{rounded:.decimals$}");
+    // After rounding, e.g. 9.9996 -> "10.000": drop the extra digit.
+    let s = if s.replace(['.', '-'], "").trim_start_matches('0').len() > 4 && decimals > 0 {
+        format!("{rounded:.prec$}", prec = decimals - 1)
+    } else {
+        s
+    };
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i.to_string(), Some(f.to_string())),
+        None => (s.clone(), None),
+    };
+    let (sign, digits) = match int.strip_prefix('-') {
+        Some(d) => ("-", d.to_string()),
+        None => ("", int),
+    };
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+/// A duration in seconds with a unit and 4 significant digits: `12.40 μs`,
+/// `5.806 ms`, `1.234 s`.
+pub fn format_time(secs: f64) -> String {
+    if secs < 1e-3 {
+        format!("{} μs", sig4(secs * 1e6))
+    } else if secs < 1.0 {
+        format!("{} ms", sig4(secs * 1e3))
+    } else {
+        format!("{} s", sig4(secs))
+    }
+}
+
+/// The markdown tables, one block per mode, laid out like the tutorial's.
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    for mode in ["strong", "weak"] {
+        let rows: Vec<&Row> = report.rows.iter().filter(|r| r.mode == mode).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("### {} solver\n\n", capitalize(mode)));
+        out.push_str("|Solver|Test Set name|mean time|mean nb pos|K pos/s|\n");
+        out.push_str("|---|---|---|---:|---:|\n");
+        for r in rows {
+            let name = match bucket_name(&r.set) {
+                Some(b) if b != r.set => format!("{} ({b})", r.set),
+                _ => r.set.clone(),
+            };
+            out.push_str(&format!(
+                "|{}|{}|{}|{}|{}|\n",
+                r.solver,
+                name,
+                format_time(r.mean_time_s),
+                sig4(r.mean_nodes),
+                sig4(r.kpos_per_s)
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn four_significant_digits() {
+        assert_eq!(sig4(92.8412), "92.84");
+        assert_eq!(sig4(207_942.24), "207,900");
+        assert_eq!(sig4(1_731_151.0), "1,731,000");
+        assert_eq!(sig4(68.69), "68.69");
+        assert_eq!(sig4(28_752.6), "28,750");
+        assert_eq!(sig4(752_300.4), "752,300");
+        assert_eq!(sig4(8.0), "8.000");
+        assert_eq!(sig4(9.99996), "10.00");
+        assert_eq!(sig4(1234.4), "1,234");
+        assert_eq!(sig4(0.5), "0.5000");
+    }
+
+    #[test]
+    fn time_units() {
+        assert_eq!(format_time(12.4e-6), "12.40 μs");
+        assert_eq!(format_time(5.806e-3), "5.806 ms");
+        assert_eq!(format_time(1.2344), "1.234 s");
+        assert_eq!(format_time(112.04e-3), "112.0 ms");
+    }
+}

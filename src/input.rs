@@ -1,0 +1,276 @@
+//! One line of `solve` input: `moves [expected-score]`.
+//!
+//! The rules, in the order they are checked:
+//!
+//! * the line must be valid UTF-8;
+//! * a trailing `\r` (CRLF files), and spaces or tabs around the fields, are ignored;
+//! * an empty line is the starting position;
+//! * the first field is the move string ([`Board::parse`] says what can be wrong);
+//! * an optional second field is the expected strong score: a whole number in
+//!   `MIN_SCORE..=MAX_SCORE` (or 0), checked against the solver's answer;
+//! * there is no third field;
+//! * a line longer than [`MAX_LINE`] bytes is cut there by the reader; if the part
+//!   that was kept has no other error, the line is rejected as too long.
+
+use crate::position::{Board, MoveError};
+
+/// The longest line kept in full; a valid line is far shorter (42 moves and a score).
+pub const MAX_LINE: usize = 4096;
+
+/// A valid line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query<'a, const W: usize = 7, const H: usize = 6> {
+    /// The move string (possibly empty).
+    pub moves: &'a str,
+    /// The position after the moves.
+    pub position: Board<W, H>,
+    /// The expected score, if the line gives one.
+    pub expected: Option<i32>,
+}
+
+/// Why a line was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The bytes are not UTF-8.
+    #[error("invalid UTF-8 at byte {offset}")]
+    InvalidUtf8 {
+        /// 0-based offset of the first bad byte.
+        offset: usize,
+    },
+    /// The move string cannot be played.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// More than two fields.
+    #[error("expected `moves [score]`, found {found} fields")]
+    TooManyFields {
+        /// Number of fields on the line.
+        found: usize,
+    },
+    /// The second field is not a whole number.
+    #[error("expected score {text:?} is not a number")]
+    BadScore {
+        /// The field as written.
+        text: String,
+    },
+    /// The second field is a number no position can have.
+    #[error("expected score {score} is out of range ({min}..={max})")]
+    ScoreOutOfRange {
+        /// The number as written.
+        score: i64,
+        /// Lowest possible score.
+        min: i32,
+        /// Highest possible score.
+        max: i32,
+    },
+    /// The line was cut at [`MAX_LINE`] bytes.
+    #[error("line is longer than {max} bytes")]
+    TooLong {
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// Parses one line (without its `\n`). `truncated` says the reader cut it at
+/// [`MAX_LINE`] bytes.
+pub fn parse_line<const W: usize, const H: usize>(
+    bytes: &[u8],
+    truncated: bool,
+) -> Result<Query<'_, W, H>, LineError> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        // A cut line may end inside a character: judge only what is complete.
+        Err(e) if truncated && e.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(e) => {
+            return Err(LineError::InvalidUtf8 {
+                offset: e.valid_up_to(),
+            });
+        }
+    };
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    let is_blank = |c: char| c == ' ' || c == '\t';
+    let mut fields = text.split(is_blank).filter(|f| !f.is_empty());
+    let moves = fields.next().unwrap_or("");
+    let score = fields.next();
+    let extra = fields.count();
+    let position = Board::<W, H>::parse(moves)?;
+    if extra > 0 {
+        return Err(LineError::TooManyFields { found: 2 + extra });
+    }
+    let expected = match score {
+        None => None,
+        Some(s) => {
+            let v: i64 = s.parse().map_err(|_| LineError::BadScore {
+                text: s.to_string(),
+            })?;
+            let (min, max) = (Board::<W, H>::MIN_SCORE, Board::<W, H>::MAX_SCORE);
+            if v != 0 && !(i64::from(min)..=i64::from(max)).contains(&v) {
+                return Err(LineError::ScoreOutOfRange { score: v, min, max });
+            }
+            Some(v as i32)
+        }
+    };
+    if truncated {
+        return Err(LineError::TooLong { max: MAX_LINE });
+    }
+    Ok(Query {
+        moves,
+        position,
+        expected,
+    })
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes, skipping the rest of longer lines,
+/// so that no input can make memory grow.
+pub struct LineReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+}
+
+impl<R: std::io::BufRead> LineReader<R> {
+    /// Wraps a buffered reader.
+    pub fn new(inner: R) -> Self {
+        LineReader {
+            inner,
+            buf: Vec::with_capacity(MAX_LINE),
+        }
+    }
+
+    /// The next line without its `\n`, and whether it was cut; `None` at the end.
+    pub fn next_line(&mut self) -> std::io::Result<Option<(&[u8], bool)>> {
+        self.buf.clear();
+        let mut truncated = false;
+        let mut any = false;
+        loop {
+            let chunk = match self.inner.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (line_part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (&chunk[..i], i + 1, true),
+                None => (chunk, chunk.len(), false),
+            };
+            let room = MAX_LINE - self.buf.len();
+            if line_part.len() > room {
+                truncated = true;
+            }
+            self.buf
+                .extend_from_slice(&line_part[..line_part.len().min(room)]);
+            self.inner.consume(used);
+            if done {
+                break;
+            }
+        }
+        Ok(any.then_some((&self.buf[..], truncated)))
+    }
+
+    /// Whether the underlying reader has no buffered input left (reading again may
+    /// block): a good moment to flush output.
+    pub fn is_drained(&mut self) -> bool
+    where
+        R: BufferedLen,
+    {
+        self.inner.buffered_len() == 0
+    }
+}
+
+/// Readers that can tell how many bytes they hold in their buffer.
+pub trait BufferedLen {
+    /// Bytes buffered and not consumed yet.
+    fn buffered_len(&self) -> usize;
+}
+
+impl<R> BufferedLen for std::io::BufReader<R> {
+    fn buffered_len(&self) -> usize {
+        self.buffer().len()
+    }
+}
+
+impl BufferedLen for &[u8] {
+    fn buffered_len(&self) -> usize {
+        self.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &[u8]) -> Result<Query<'_>, LineError> {
+        parse_line::<7, 6>(s, false)
+    }
+
+    #[test]
+    fn line_reader_caps_and_splits() {
+        let mut long = vec![b'1'; MAX_LINE + 10];
+        long.extend_from_slice(b"\nabc\r\n\nlast");
+        let mut r = LineReader::new(&long[..]);
+        let (l, t) = r.next_line().unwrap().unwrap();
+        assert_eq!((l.len(), t), (MAX_LINE, true));
+        assert_eq!(r.next_line().unwrap().unwrap(), (&b"abc\r"[..], false));
+        assert_eq!(r.next_line().unwrap().unwrap(), (&b""[..], false));
+        assert_eq!(r.next_line().unwrap().unwrap(), (&b"last"[..], false));
+        assert!(r.next_line().unwrap().is_none());
+    }
+
+    #[test]
+    fn valid_lines() {
+        let q = parse(b"4455 18\r").unwrap();
+        assert_eq!((q.moves, q.expected), ("4455", Some(18)));
+        let q = parse(b"\t4455\t  ").unwrap();
+        assert_eq!((q.moves, q.expected), ("4455", None));
+        let q = parse(b"").unwrap();
+        assert_eq!((q.moves, q.position.moves_played()), ("", 0));
+        assert_eq!(parse(b"4 -2").unwrap().expected, Some(-2));
+    }
+
+    #[test]
+    fn each_error() {
+        assert_eq!(
+            parse(b"44\xff5").unwrap_err(),
+            LineError::InvalidUtf8 { offset: 2 }
+        );
+        assert!(matches!(
+            parse(b"4\x005").unwrap_err(),
+            LineError::Move(MoveError::BadCharacter { index: 2, ch: '\0' })
+        ));
+        assert_eq!(
+            parse(b"4455 18 3").unwrap_err(),
+            LineError::TooManyFields { found: 3 }
+        );
+        assert_eq!(
+            parse(b"4455 abc").unwrap_err().to_string(),
+            "expected score \"abc\" is not a number"
+        );
+        assert_eq!(
+            parse(b"4455 19").unwrap_err().to_string(),
+            "expected score 19 is out of range (-18..=18)"
+        );
+        assert_eq!(
+            parse(b"4455 99999999999999999999").unwrap_err(),
+            LineError::BadScore {
+                text: "99999999999999999999".into()
+            }
+        );
+        assert_eq!(
+            parse_line::<7, 6>(b"4455", true).unwrap_err(),
+            LineError::TooLong { max: MAX_LINE }
+        );
+        // a cut line reports its first real error instead
+        assert!(matches!(
+            parse_line::<7, 6>(b"4444444", true).unwrap_err(),
+            LineError::Move(MoveError::ColumnFull { index: 7, .. })
+        ));
+        // cut in the middle of a multi-byte character
+        assert_eq!(
+            parse_line::<7, 6>(b"44\xc3", true).unwrap_err(),
+            LineError::TooLong { max: MAX_LINE }
+        );
+    }
+}

@@ -1,0 +1,390 @@
+//! The `c4solver` command: parse the command line, run the job, map the outcome
+//! to an exit code (0 good, 1 invalid or mismatched input, 2 usage or I/O error,
+//! 130 interrupted).
+
+mod cli;
+
+use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, bail};
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use c4solver::generate::{self, Request};
+use c4solver::harness::{self, Report};
+use c4solver::input::{LineReader, parse_line};
+use c4solver::testset::TestSet;
+use c4solver::{Config, Mode, Solver7x6};
+use cli::{BenchArgs, Cli, Command, EngineArgs, GenerateArgs, SolveArgs};
+
+/// How a run ended, before it becomes an exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Everything valid and correct.
+    Ok,
+    /// Some line was invalid or some score mismatched.
+    BadInput,
+    /// An I/O or resource error (also reported on stderr).
+    Failure,
+    /// Stopped by Ctrl-C.
+    Interrupted,
+}
+
+impl Outcome {
+    fn code(self) -> ExitCode {
+        ExitCode::from(match self {
+            Outcome::Ok => 0,
+            Outcome::BadInput => 1,
+            Outcome::Failure => 2,
+            Outcome::Interrupted => 130,
+        })
+    }
+
+    fn worst(self, other: Outcome) -> Outcome {
+        let rank = |o| match o {
+            Outcome::Ok => 0,
+            Outcome::BadInput => 1,
+            Outcome::Failure => 2,
+            Outcome::Interrupted => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(outcome) => outcome.code(),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("c4solver: {e:#}");
+            Outcome::Failure.code()
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        None => solve(&cli.solve, &[], &cli.engine),
+        Some(Command::Solve(s)) => solve(&s.args, &s.files, &cli.engine),
+        Some(Command::Bench(b)) => bench(&b, &cli.engine),
+        Some(Command::Generate(g)) => generate(&g, &cli.engine),
+    }
+}
+
+/// The configurations named by the engine options.
+fn configs(engine: &EngineArgs) -> Vec<Config> {
+    engine
+        .solver
+        .iter()
+        .map(|&s| Config {
+            kind: s.into(),
+            table_mb: engine.table_mb,
+            keep_table: engine.keep_table,
+        })
+        .collect()
+}
+
+/// The single configuration of `solve` and `generate`.
+fn single_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver7x6> {
+    let configs = configs(engine);
+    let [config] = configs[..] else {
+        bail!("--solver takes a single value for {command}");
+    };
+    Ok(Solver7x6::new(config)?)
+}
+
+fn solve(args: &SolveArgs, files: &[PathBuf], engine: &EngineArgs) -> anyhow::Result<Outcome> {
+    let mut solver = single_solver(engine, "solve")?;
+    let mode = if args.weak { Mode::Weak } else { Mode::Strong };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut outcome = Outcome::Ok;
+    let stdin_only = [PathBuf::from("-")];
+    let files = if files.is_empty() {
+        &stdin_only[..]
+    } else {
+        files
+    };
+    for path in files {
+        let result = if path.as_os_str() == "-" {
+            let stdin = io::stdin();
+            let reader = BufReader::new(stdin.lock());
+            solve_stream(reader, None, &mut solver, mode, args.json, &mut out)
+        } else {
+            match std::fs::File::open(path).and_then(|f| {
+                if f.metadata()?.is_dir() {
+                    Err(io::Error::other("is a directory"))
+                } else {
+                    Ok(f)
+                }
+            }) {
+                Ok(f) => solve_stream(
+                    BufReader::new(f),
+                    Some(path),
+                    &mut solver,
+                    mode,
+                    args.json,
+                    &mut out,
+                ),
+                Err(e) => {
+                    eprintln!("c4solver: cannot read {}: {e}", path.display());
+                    outcome = outcome.worst(Outcome::Failure);
+                    continue;
+                }
+            }
+        };
+        match result {
+            Ok(o) => outcome = outcome.worst(o),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(outcome),
+            Err(e) => {
+                eprintln!("c4solver: {}: {e}", path.display());
+                outcome = outcome.worst(Outcome::Failure);
+            }
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(outcome),
+        r => {
+            r?;
+            Ok(outcome)
+        }
+    }
+}
+
+/// Solves every line of one input; I/O errors on reading are reported by line.
+fn solve_stream<R: Read>(
+    reader: BufReader<R>,
+    path: Option<&Path>,
+    solver: &mut Solver7x6,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+) -> io::Result<Outcome> {
+    let mut lines = LineReader::new(reader);
+    let mut outcome = Outcome::Ok;
+    let prefix = path
+        .map(|p| format!("{}: ", p.display()))
+        .unwrap_or_default();
+    let mut number = 0usize;
+    while let Some((bytes, truncated)) = lines.next_line()? {
+        number += 1;
+        match parse_line::<7, 6>(bytes, truncated) {
+            Err(e) => {
+                eprintln!("c4solver: {prefix}line {number}: {e}");
+                outcome = outcome.worst(Outcome::BadInput);
+                if json {
+                    let v = serde_json::json!({ "line": number, "error": e.to_string() });
+                    writeln!(out, "{v}")?;
+                } else {
+                    writeln!(out)?;
+                }
+            }
+            Ok(q) => {
+                let s = solver.solve(&q.position, mode);
+                let us = s.time.as_micros();
+                let want = q.expected.map(|e| harness::expected(mode, e));
+                let ok = want.is_none_or(|w| w == s.score);
+                if !ok {
+                    outcome = outcome.worst(Outcome::BadInput);
+                    eprintln!(
+                        "c4solver: {prefix}line {number}: {} score {} differs from expected {}",
+                        harness::mode_name(mode),
+                        s.score,
+                        want.unwrap_or_default()
+                    );
+                }
+                if json {
+                    let v = serde_json::json!({
+                        "line": number,
+                        "moves": q.moves,
+                        "score": s.score,
+                        "nodes": s.nodes,
+                        "time_us": us,
+                        "expected": want,
+                        "ok": ok,
+                    });
+                    writeln!(out, "{v}")?;
+                } else {
+                    writeln!(out, "{} {} {} {}", q.moves, s.score, s.nodes, us)?;
+                }
+            }
+        }
+        // Flush before a read that may block, so interactive use sees each answer.
+        if lines.is_drained() {
+            out.flush()?;
+        }
+    }
+    Ok(outcome)
+}
+
+/// The bundled test sets, in the tutorial's order.
+fn default_sets() -> anyhow::Result<Vec<PathBuf>> {
+    let dir = [
+        PathBuf::from("testsets"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsets"),
+    ]
+    .into_iter()
+    .find(|d| d.is_dir())
+    .context("no test sets given and no testsets/ folder found")?;
+    let order = [
+        "end-easy",
+        "middle-easy",
+        "middle-medium",
+        "begin-easy",
+        "begin-medium",
+        "begin-hard",
+    ];
+    let mut sets = Vec::new();
+    for name in order {
+        let p = dir.join(name);
+        if p.is_file() {
+            sets.push(p);
+        }
+    }
+    if sets.is_empty() {
+        bail!("no test sets found in {}", dir.display());
+    }
+    Ok(sets)
+}
+
+fn progress_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if !io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed_precise}, eta {eta}]")
+            .expect("valid template"),
+    );
+    bar
+}
+
+/// A flag set by Ctrl-C.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    // If a handler cannot be installed, Ctrl-C keeps its default effect.
+    let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
+    flag
+}
+
+fn bench(args: &BenchArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
+    let paths = if args.sets.is_empty() {
+        default_sets()?
+    } else {
+        args.sets.clone()
+    };
+    let sets = paths
+        .iter()
+        .map(|p| TestSet::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let modes: Vec<Mode> = match (args.strong, args.weak) {
+        (true, false) => vec![Mode::Strong],
+        (false, true) => vec![Mode::Weak],
+        _ => vec![Mode::Strong, Mode::Weak],
+    };
+    let configs = configs(engine);
+    let per_pass: usize = sets
+        .iter()
+        .map(|s| args.limit.unwrap_or(usize::MAX).min(s.entries.len()))
+        .sum();
+    let bar = progress_bar((per_pass * modes.len() * configs.len()) as u64);
+    let stop = interrupt_flag();
+    let report = harness::run(&configs, &modes, &sets, args.limit, || {
+        bar.inc(1);
+        !stop.load(Ordering::Relaxed)
+    })?;
+    bar.finish_and_clear();
+    print_report(&report, args.json)?;
+    Ok(if report.interrupted {
+        Outcome::Interrupted
+    } else if report.mismatches.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::BadInput
+    })
+}
+
+fn print_report(report: &Report, json: bool) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
+        return Ok(());
+    }
+    write!(out, "{}", harness::markdown(report))?;
+    if report.interrupted {
+        writeln!(out, "Interrupted: only the finished rows are shown.")?;
+    }
+    writeln!(out, "Mismatches: {}", report.mismatches.len())?;
+    for m in &report.mismatches {
+        writeln!(
+            out,
+            "- {} {} {} #{}: {} expected {}, got {}",
+            m.solver, m.mode, m.set, m.index, m.moves, m.expected, m.got
+        )?;
+    }
+    Ok(())
+}
+
+fn generate(args: &GenerateArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
+    let mut solver = single_solver(engine, "generate")?;
+    let request = Request {
+        stage: args.stage.into(),
+        difficulty: args.difficulty.into(),
+        count: args.count,
+        seed: args.seed,
+    };
+    let bar = progress_bar(args.count as u64);
+    let stop = interrupt_flag();
+    let kept = generate::generate(&request, &mut solver, |kept, tried| {
+        bar.set_position(kept as u64);
+        bar.set_message(format!("kept of {tried} tried"));
+        !stop.load(Ordering::Relaxed)
+    });
+    bar.finish_and_clear();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for g in &kept {
+        writeln!(out, "{} {}", g.moves, g.score)?;
+    }
+    out.flush()?;
+    Ok(if stop.load(Ordering::Relaxed) {
+        Outcome::Interrupted
+    } else {
+        Outcome::Ok
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_ranks() {
+        assert_eq!(Outcome::Ok.worst(Outcome::BadInput), Outcome::BadInput);
+        assert_eq!(Outcome::Failure.worst(Outcome::BadInput), Outcome::Failure);
+    }
+
+    #[test]
+    fn drained_reader() {
+        let mut r = LineReader::new(BufReader::new(&b"1\n2\n"[..]));
+        assert!(r.is_drained());
+        r.next_line().unwrap();
+        assert!(!r.is_drained());
+    }
+}

@@ -1,0 +1,580 @@
+//! A Connect Four position as two bitboards.
+//!
+//! # Bit layout
+//!
+//! Each column takes `HEIGHT + 1` bits: `HEIGHT` cells from bottom to top and one
+//! sentinel bit above them that is never set by a stone. For the default 7x6 board
+//! the bit indexes are:
+//!
+//! ```text
+//!   .  .  .  .  .  .  .     <- sentinel row (always 0 in `current` and `mask`)
+//!   5 12 19 26 33 40 47
+//!   4 11 18 25 32 39 46
+//!   3 10 17 24 31 38 45
+//!   2  9 16 23 30 37 44
+//!   1  8 15 22 29 36 43
+//!   0  7 14 21 28 35 42     <- bottom row
+//!  col 1  2  3  4  5  6  7  (1-based, as in the move notation)
+//! ```
+//!
+//! Two words describe the position:
+//!
+//! * `mask`: a 1 for every occupied cell;
+//! * `current`: a 1 for every stone of the player to move.
+//!
+//! Worked example, after the moves `4453` (player 1 to move, 4 stones played):
+//!
+//! ```text
+//! board        current      mask         key = current + mask
+//! .......      .......      .......      .......
+//! .......      .......      .......      .......
+//! .......      .......      .......      .......
+//! .......      .......      .......      .......
+//! ...o...      ...0...      ...1...      ...1...   (carry moved up)
+//! ..ox+..      ...1...      ..111..      ..1.1..
+//! ```
+//!
+//! (`x` = player 1, `o` = player 2, `+`: the cell the carry reaches.)
+//!
+//! # Why the key is unique
+//!
+//! In every column, `mask` is a run of ones starting at the bottom. Adding
+//! `current + mask` column by column sets the bit just above the run (the first
+//! empty cell, or the sentinel when the column is full) and keeps the stones of the
+//! player to move below it; no carry crosses into the next column because the
+//! sentinel bit is free. So the highest set bit of each column tells its height and
+//! the bits under it tell who owns each stone: the key identifies the position, and
+//! it stays below `2^(WIDTH * (HEIGHT + 1))`, which is at most `2^56`.
+
+use std::fmt;
+
+/// The standard board: 7 columns, 6 rows.
+pub type Position = Board<7, 6>;
+
+/// A position on a `W`-column, `H`-row board.
+///
+/// `W * (H + 1)` must not exceed 56 so that the key fits in 56 bits; this is checked
+/// at compile time when a board type is first used (see [`Board::GEOMETRY_OK`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board<const W: usize, const H: usize> {
+    current: u64,
+    mask: u64,
+    moves: u32,
+}
+
+/// Why a move string could not be played.
+///
+/// Every variant carries the 1-based index of the offending move in the string.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// A character that is not a decimal digit.
+    #[error("bad character {ch:?} at move {index}")]
+    BadCharacter {
+        /// 1-based index of the move.
+        index: usize,
+        /// The offending character.
+        ch: char,
+    },
+    /// A digit that does not name a column of the board.
+    #[error("column {column} is out of range (1..={width}) at move {index}")]
+    ColumnOutOfRange {
+        /// 1-based index of the move.
+        index: usize,
+        /// The column as written (1-based).
+        column: u32,
+        /// The board width.
+        width: usize,
+    },
+    /// The column has no free cell left.
+    #[error("column {column} is already full at move {index}")]
+    ColumnFull {
+        /// 1-based index of the move.
+        index: usize,
+        /// The column as written (1-based).
+        column: usize,
+    },
+    /// The game was already won before this move.
+    #[error("move {index} is played after the game was won at move {won_at}")]
+    MoveAfterWin {
+        /// 1-based index of the move.
+        index: usize,
+        /// 1-based index of the winning move.
+        won_at: usize,
+    },
+    /// The last move makes four in a row: the game is over and cannot be solved.
+    #[error("move {index} makes four in a row: the game is already over")]
+    GameOver {
+        /// 1-based index of the winning move.
+        index: usize,
+    },
+}
+
+const fn bottom_mask(w: usize, h: usize) -> u64 {
+    let mut m = 0u64;
+    let mut c = 0;
+    while c < w {
+        m |= 1u64 << (c * (h + 1));
+        c += 1;
+    }
+    m
+}
+
+impl<const W: usize, const H: usize> Board<W, H> {
+    /// Number of columns.
+    pub const WIDTH: usize = W;
+    /// Number of rows.
+    pub const HEIGHT: usize = H;
+    /// Number of cells.
+    pub const CELLS: usize = W * H;
+    /// Lowest possible score: the opponent wins with their fourth stone.
+    pub const MIN_SCORE: i32 = -((W * H) as i32) / 2 + 3;
+    /// Highest possible score: the player to move wins with their fourth stone.
+    pub const MAX_SCORE: i32 = ((W * H) as i32 + 1) / 2 - 3;
+    /// Compile-time check of the geometry: the key must fit in 56 bits and the
+    /// board must be large enough for four in a row to matter.
+    pub const GEOMETRY_OK: () = assert!(
+        W * (H + 1) <= 56 && W >= 1 && H >= 1 && W <= 9,
+        "board must satisfy W * (H + 1) <= 56 and 1 <= W <= 9"
+    );
+    /// One bit at the bottom of every column.
+    pub const BOTTOM_MASK: u64 = bottom_mask(W, H);
+    /// Every playable cell (sentinel bits excluded).
+    pub const BOARD_MASK: u64 = Self::BOTTOM_MASK * ((1u64 << H) - 1);
+
+    /// The empty board.
+    #[inline]
+    pub const fn new() -> Self {
+        let () = Self::GEOMETRY_OK;
+        Board {
+            current: 0,
+            mask: 0,
+            moves: 0,
+        }
+    }
+
+    /// Parses a move string ("4453": 1-based columns) from the empty board.
+    ///
+    /// Fails on the first move that is not a column digit, names a column outside
+    /// the board, goes into a full column, is played after a win, or makes four in a
+    /// row as the last move (such a position is over and has no score).
+    pub fn parse(moves: &str) -> Result<Self, MoveError> {
+        let mut pos = Self::new();
+        pos.play_str(moves)?;
+        Ok(pos)
+    }
+
+    /// Plays a move string on top of this position; see [`Board::parse`].
+    ///
+    /// On error the position is left where the valid prefix brought it.
+    pub fn play_str(&mut self, moves: &str) -> Result<(), MoveError> {
+        let mut won_at: Option<usize> = None;
+        for (i, ch) in moves.chars().enumerate() {
+            let index = i + 1;
+            let digit = ch
+                .to_digit(10)
+                .ok_or(MoveError::BadCharacter { index, ch })?;
+            if digit == 0 || digit as usize > W {
+                return Err(MoveError::ColumnOutOfRange {
+                    index,
+                    column: digit,
+                    width: W,
+                });
+            }
+            let col = digit as usize - 1;
+            if let Some(won_at) = won_at {
+                return Err(MoveError::MoveAfterWin { index, won_at });
+            }
+            if !self.can_play(col) {
+                return Err(MoveError::ColumnFull {
+                    index,
+                    column: digit as usize,
+                });
+            }
+            if self.is_winning_move(col) {
+                won_at = Some(index);
+            }
+            self.play_col(col);
+        }
+        match won_at {
+            Some(index) => Err(MoveError::GameOver { index }),
+            None => Ok(()),
+        }
+    }
+
+    /// Bitmask of the top cell of column `col`.
+    #[inline]
+    pub const fn top_mask_col(col: usize) -> u64 {
+        1u64 << (H - 1 + col * (H + 1))
+    }
+
+    /// Bitmask of the bottom cell of column `col`.
+    #[inline]
+    pub const fn bottom_mask_col(col: usize) -> u64 {
+        1u64 << (col * (H + 1))
+    }
+
+    /// Bitmask of every cell of column `col`.
+    #[inline]
+    pub const fn column_mask(col: usize) -> u64 {
+        ((1u64 << H) - 1) << (col * (H + 1))
+    }
+
+    /// Whether column `col` (0-based) has a free cell.
+    ///
+    /// # Panics
+    /// In debug builds, if `col >= W`.
+    #[inline]
+    pub const fn can_play(&self, col: usize) -> bool {
+        debug_assert!(col < W);
+        self.mask & Self::top_mask_col(col) == 0
+    }
+
+    /// Plays column `col` (0-based) for the player to move.
+    ///
+    /// Precondition: `can_play(col)`, checked by `debug_assert!`. The move is not
+    /// checked for ending the game.
+    #[inline]
+    pub fn play_col(&mut self, col: usize) {
+        debug_assert!(self.can_play(col));
+        self.play_move_unchecked((self.mask + Self::bottom_mask_col(col)) & Self::column_mask(col));
+    }
+
+    /// Plays the move given as a one-bit mask of the cell to fill.
+    ///
+    /// Precondition: `mv` is exactly one free cell directly above a column's stones
+    /// (as given by [`Board::possible`]); only `debug_assert!`ed.
+    #[inline]
+    pub fn play_move_unchecked(&mut self, mv: u64) {
+        debug_assert!(mv.count_ones() == 1 && mv & self.possible() == mv);
+        self.current ^= self.mask;
+        self.mask |= mv;
+        self.moves += 1;
+    }
+
+    /// Whether playing column `col` makes four in a row for the player to move.
+    ///
+    /// Precondition: `can_play(col)`.
+    #[inline]
+    pub const fn is_winning_move(&self, col: usize) -> bool {
+        debug_assert!(self.can_play(col));
+        let pos =
+            self.current | ((self.mask + Self::bottom_mask_col(col)) & Self::column_mask(col));
+        Self::alignment(pos)
+    }
+
+    /// Whether the player to move can win with their next stone.
+    #[inline]
+    pub const fn can_win_next(&self) -> bool {
+        self.winning_position() & self.possible() != 0
+    }
+
+    /// Bitmask of the playable cells (one per non-full column).
+    #[inline]
+    pub const fn possible(&self) -> u64 {
+        (self.mask + Self::BOTTOM_MASK) & Self::BOARD_MASK
+    }
+
+    /// Cells (free or not) that would complete four in a row for the player to move.
+    #[inline]
+    pub const fn winning_position(&self) -> u64 {
+        Self::compute_winning_position(self.current, self.mask)
+    }
+
+    /// Cells that would complete four in a row for the opponent.
+    #[inline]
+    pub const fn opponent_winning_position(&self) -> u64 {
+        Self::compute_winning_position(self.current ^ self.mask, self.mask)
+    }
+
+    /// Free cells that complete four in a row for the owner of `stones`.
+    #[inline]
+    pub const fn compute_winning_position(stones: u64, mask: u64) -> u64 {
+        let h = H as u32;
+        // vertical: three stones under the cell
+        let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+
+        // horizontal (shift h+1), and the two diagonals (shift h and h+2)
+        let mut k = 0;
+        let shifts = [h + 1, h, h + 2];
+        while k < 3 {
+            let s = shifts[k];
+            let mut p = (stones << s) & (stones << (2 * s));
+            r |= p & (stones << (3 * s));
+            r |= p & (stones >> s);
+            p = (stones >> s) & (stones >> (2 * s));
+            r |= p & (stones << s);
+            r |= p & (stones >> (3 * s));
+            k += 1;
+        }
+        r & (Self::BOARD_MASK ^ mask)
+    }
+
+    /// Whether the stones in `pos` contain four in a row.
+    #[inline]
+    pub const fn alignment(pos: u64) -> bool {
+        let h = H as u32;
+        // horizontal
+        let m = pos & (pos >> (h + 1));
+        if m & (m >> (2 * (h + 1))) != 0 {
+            return true;
+        }
+        // diagonal 1 (up-left to down-right)
+        let m = pos & (pos >> h);
+        if m & (m >> (2 * h)) != 0 {
+            return true;
+        }
+        // diagonal 2 (down-left to up-right)
+        let m = pos & (pos >> (h + 2));
+        if m & (m >> (2 * (h + 2))) != 0 {
+            return true;
+        }
+        // vertical
+        let m = pos & (pos >> 1);
+        m & (m >> 2) != 0
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub const fn moves_played(&self) -> usize {
+        self.moves as usize
+    }
+
+    /// The unique key `current + mask` (below `2^(W * (H + 1))`).
+    #[inline]
+    pub const fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    /// Stones of the player to move.
+    #[inline]
+    pub const fn current(&self) -> u64 {
+        self.current
+    }
+
+    /// Occupied cells.
+    #[inline]
+    pub const fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// Whether the board is full.
+    #[inline]
+    pub const fn is_full(&self) -> bool {
+        self.moves as usize == W * H
+    }
+
+    /// The position mirrored left to right.
+    pub fn mirror(&self) -> Self {
+        let mut current = 0;
+        let mut mask = 0;
+        for col in 0..W {
+            let from = col * (H + 1);
+            let to = (W - 1 - col) * (H + 1);
+            let cm = (1u64 << (H + 1)) - 1;
+            current |= ((self.current >> from) & cm) << to;
+            mask |= ((self.mask >> from) & cm) << to;
+        }
+        Board {
+            current,
+            mask,
+            moves: self.moves,
+        }
+    }
+
+    /// The score of a win for the player to move with their next stone.
+    #[inline]
+    pub const fn win_next_score(&self) -> i32 {
+        (W * H + 1 - self.moves as usize) as i32 / 2
+    }
+
+    /// Who owns the cell at `col`, `row` (0-based, row 0 at the bottom):
+    /// `Some(true)` for the player to move, `Some(false)` for the opponent.
+    pub fn cell(&self, col: usize, row: usize) -> Option<bool> {
+        let bit = 1u64 << (col * (H + 1) + row);
+        if self.mask & bit == 0 {
+            None
+        } else {
+            Some(self.current & bit != 0)
+        }
+    }
+}
+
+impl<const W: usize, const H: usize> Default for Board<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> std::str::FromStr for Board<W, H> {
+    type Err = MoveError;
+    fn from_str(s: &str) -> Result<Self, MoveError> {
+        Self::parse(s)
+    }
+}
+
+/// A grid with `x` for the first player, `o` for the second and `.` for empty
+/// cells, top row first, followed by the column numbers.
+impl<const W: usize, const H: usize> fmt::Display for Board<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The player to move is the first player when an even number of stones is down.
+        let to_move_is_first = self.moves.is_multiple_of(2);
+        for row in (0..H).rev() {
+            for col in 0..W {
+                let c = match self.cell(col, row) {
+                    None => '.',
+                    Some(mine) => {
+                        if mine == to_move_is_first {
+                            'x'
+                        } else {
+                            'o'
+                        }
+                    }
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        for col in 1..=W {
+            write!(f, "{col}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn pos(s: &str) -> Position {
+        Position::parse(s).unwrap()
+    }
+
+    #[test]
+    fn layout_constants() {
+        assert_eq!(Position::BOTTOM_MASK.count_ones(), 7);
+        assert_eq!(Position::BOARD_MASK.count_ones(), 42);
+        assert_eq!(Position::MIN_SCORE, -18);
+        assert_eq!(Position::MAX_SCORE, 18);
+        assert_eq!(Position::column_mask(0), 0b111111);
+        assert_eq!(Position::top_mask_col(6), 1 << 47);
+    }
+
+    #[test]
+    fn parse_errors_each_kind() {
+        assert_eq!(
+            Position::parse("44a"),
+            Err(MoveError::BadCharacter { index: 3, ch: 'a' })
+        );
+        assert_eq!(
+            Position::parse("4480"),
+            Err(MoveError::ColumnOutOfRange {
+                index: 3,
+                column: 8,
+                width: 7
+            })
+        );
+        assert_eq!(
+            Position::parse("0").unwrap_err(),
+            MoveError::ColumnOutOfRange {
+                index: 1,
+                column: 0,
+                width: 7
+            }
+        );
+        assert_eq!(
+            Position::parse("1111111"),
+            Err(MoveError::ColumnFull {
+                index: 7,
+                column: 1
+            })
+        );
+        // 1212121: the first player completes a vertical four at move 7.
+        assert_eq!(
+            Position::parse("1212121"),
+            Err(MoveError::GameOver { index: 7 })
+        );
+        assert_eq!(
+            Position::parse("12121213"),
+            Err(MoveError::MoveAfterWin {
+                index: 8,
+                won_at: 7
+            })
+        );
+        let msg = Position::parse("4480").unwrap_err().to_string();
+        assert_eq!(msg, "column 8 is out of range (1..=7) at move 3");
+    }
+
+    #[test]
+    fn wins_in_all_directions_and_edges() {
+        // vertical at the left edge
+        assert!(pos("121212").is_winning_move(0));
+        // vertical at the top of the right edge (rows 2..5 of column 7)
+        let p = pos("77717171");
+        assert!(p.is_winning_move(6), "{p}");
+        assert!(!p.is_winning_move(1), "{p}");
+        // diagonal /: x at (1,1),(2,2),(3,3) (1-based col,row), completes (4,4)
+        let diag = pos("1223343446");
+        assert!(diag.is_winning_move(3), "{diag}");
+        // diagonal \ : mirror of the above
+        let anti = pos("7665545442");
+        assert!(anti.is_winning_move(3), "{anti}");
+    }
+
+    #[test]
+    fn no_wrap_around_wins() {
+        // Vertical: three x stones at the top of column 1 and one at the bottom of
+        // column 2 are adjacent bits only through the sentinel, which is never set.
+        // x: 1,1,1 on rows 3..5 of column 1, then column 2 bottom.
+        let p = pos("1111112");
+        // Player to move is o; the x stones in column 1 are rows 0,2,4; no win.
+        assert!(!Position::alignment(p.current() ^ p.mask()));
+        // Horizontal wrap: stones at columns 5,6,7 and column 1 of the next row are
+        // far apart in bit index, so nothing to check beyond alignment on them.
+        let stones = Position::bottom_mask_col(4)
+            | Position::bottom_mask_col(5)
+            | Position::bottom_mask_col(6)
+            | (Position::bottom_mask_col(0) << 1);
+        assert!(!Position::alignment(stones));
+    }
+
+    #[test]
+    fn mirror_and_display() {
+        let p = pos("4453");
+        assert_eq!(p.mirror(), pos("4435"));
+        assert_eq!(p.mirror().mirror(), p);
+        let s = p.to_string();
+        assert_eq!(
+            s,
+            ".......\n.......\n.......\n.......\n...o...\n..ox+..\n1234567".replace('+', "x")
+        );
+    }
+
+    #[test]
+    fn key_is_unique_on_a_sample() {
+        // Enumerate every position reachable in up to 8 moves (with no win) and
+        // check that equal keys mean equal (current, mask).
+        let mut seen: HashMap<u64, (u64, u64)> = HashMap::new();
+        let mut frontier = vec![Position::new()];
+        for _ in 0..8 {
+            let mut next = Vec::new();
+            for p in &frontier {
+                for col in 0..7 {
+                    if p.can_play(col) && !p.is_winning_move(col) {
+                        let mut q = *p;
+                        q.play_col(col);
+                        let prev = seen.insert(q.key(), (q.current(), q.mask()));
+                        if let Some(prev) = prev {
+                            assert_eq!(prev, (q.current(), q.mask()));
+                        } else {
+                            next.push(q);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        assert!(seen.len() > 250_000, "{}", seen.len());
+        assert!(seen.keys().all(|&k| k < 1 << 49));
+    }
+}

@@ -1,0 +1,154 @@
+//! The tutorial's transposition table: always replace, upper bounds only.
+//!
+//! # Entry layout (one `u64` per slot)
+//!
+//! | bits   | width | field | meaning                                                  |
+//! |--------|-------|-------|----------------------------------------------------------|
+//! | 0..56  | 56    | key   | the full position key (`current + mask`, below 2^56)     |
+//! | 56..64 | 8     | value | `upper bound - MIN_SCORE + 1`, stored as a wrapping `u8`; 0 = no value |
+//!
+//! * Index: `key mod size`, with the size a prime (8,388,593 for 64 MB, the largest
+//!   prime below 2^23), so that keys spread evenly.
+//! * Empty: an all-zero slot. [`UpperTable::get`] answers "no value" (0) unless the
+//!   stored key equals the probed key **and** the value is non-zero, so an empty slot
+//!   can never pass for the empty board, whose key is 0.
+//! * Replacement: always; a store overwrites whatever was in the slot.
+//!
+//! The solver stores `alpha - MIN_SCORE + 1` cast to `u8`, exactly as the tutorial's
+//! C++ does with its `uint8_t` field. A fail-low search can store an alpha below
+//! `MIN_SCORE`, which wraps to a large value (a useless but harmless upper bound) or
+//! to 0 (no value); keeping that quirk is what makes node counts match the
+//! tutorial's to the last node.
+
+use super::{DirtyBlocks, TableError, alloc_zeroed, prev_prime};
+
+const KEY_BITS: u32 = 56;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+const _: () = assert!(KEY_BITS + 8 == u64::BITS, "key and value fill one u64");
+
+/// The tutorial's always-replace table of 56-bit keys and 8-bit values.
+#[derive(Clone, Debug)]
+pub struct UpperTable {
+    slots: Vec<u64>,
+    dirty: DirtyBlocks,
+}
+
+impl UpperTable {
+    /// Number of slots of the tutorial's 64 MB table.
+    pub const DEFAULT_SLOTS: usize = prev_prime(1 << 23) as usize;
+
+    /// A table of at most `mb` megabytes (2^20 bytes): the largest prime number of
+    /// 8-byte slots that fits. 64 MB gives the tutorial's 8,388,593 slots.
+    pub fn with_megabytes(mb: usize) -> Result<Self, TableError> {
+        if mb == 0 {
+            return Err(TableError::TooSmall { mb });
+        }
+        let slots =
+            mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })? / std::mem::size_of::<u64>();
+        Self::with_slots(prev_prime(slots as u64) as usize, mb)
+    }
+
+    fn with_slots(slots: usize, mb: usize) -> Result<Self, TableError> {
+        Ok(UpperTable {
+            slots: alloc_zeroed(slots, mb)?,
+            dirty: DirtyBlocks::new(slots),
+        })
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always false: a table has at least one slot.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        (key % self.slots.len() as u64) as usize
+    }
+
+    /// Stores `value` for `key`, replacing the slot's content.
+    ///
+    /// Precondition: `key < 2^56` (`debug_assert!`ed).
+    #[inline]
+    pub fn put(&mut self, key: u64, value: u8) {
+        debug_assert!(key <= KEY_MASK);
+        let i = self.index(key);
+        let slot = &mut self.slots[i];
+        if *slot == 0 {
+            self.dirty.mark(i);
+        }
+        *slot = key | (u64::from(value) << KEY_BITS);
+    }
+
+    /// The value stored for `key`, or 0 if there is none.
+    #[inline]
+    pub fn get(&self, key: u64) -> u8 {
+        let slot = self.slots[self.index(key)];
+        if slot & KEY_MASK == key {
+            (slot >> KEY_BITS) as u8
+        } else {
+            0
+        }
+    }
+
+    /// Empties the table (only the slots written since the last clear are touched).
+    pub fn clear(&mut self) {
+        let slots = &mut self.slots;
+        self.dirty.drain(|first| {
+            let end = (first + DirtyBlocks::GROUP).min(slots.len());
+            slots[first..end].fill(0);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_size_is_the_tutorials() {
+        let t = UpperTable::with_megabytes(64).unwrap();
+        assert_eq!(t.len(), 8_388_593);
+        assert_eq!(UpperTable::DEFAULT_SLOTS, 8_388_593);
+    }
+
+    #[test]
+    fn empty_slot_is_not_the_empty_board() {
+        let mut t = UpperTable::with_megabytes(1).unwrap();
+        // key 0 is the empty board; an empty slot must answer "no value"
+        assert_eq!(t.get(0), 0);
+        // a key that maps to slot 0 with zero low bits
+        let n = t.len() as u64;
+        assert_eq!(t.get(n << 8), 0);
+        t.put(0, 5);
+        assert_eq!(t.get(0), 5);
+        assert_eq!(t.get(n), 0, "same slot, other key");
+        t.put(n, 7);
+        assert_eq!(t.get(0), 0, "replaced");
+        assert_eq!(t.get(n), 7);
+    }
+
+    #[test]
+    fn clear_resets_everything_written() {
+        let mut t = UpperTable::with_megabytes(1).unwrap();
+        for k in (0..50_000u64).map(|k| k * 7919) {
+            t.put(k, (k % 255 + 1) as u8);
+        }
+        t.clear();
+        assert!(t.slots.iter().all(|&s| s == 0));
+        for k in (0..50_000u64).map(|k| k * 7919) {
+            assert_eq!(t.get(k), 0);
+        }
+    }
+
+    #[test]
+    fn huge_table_is_an_error_not_an_abort() {
+        let e = UpperTable::with_megabytes(100_000_000).unwrap_err();
+        assert_eq!(e, TableError::Alloc { mb: 100_000_000 });
+        assert!(UpperTable::with_megabytes(0).is_err());
+    }
+}

@@ -1,0 +1,256 @@
+//! Test-set files (`moves score` per line) and the six difficulty buckets.
+//!
+//! The buckets are those of Pascal Pons' benchmark sets, by stones on the board
+//! (stage) and by moves left until the end of the game under perfect play
+//! (difficulty). Both ranges are closed above: a Middle position has 15 to 28
+//! stones, an Easy one ends within 14 more moves. Every position of Pons' six files
+//! falls in its own bucket under these rules (checked by `tests/pons.rs`).
+
+use std::fmt;
+use std::path::Path;
+
+use crate::position::{Board, MoveError};
+
+/// Stage of the game by stones on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// 29 to 42 stones.
+    End,
+    /// 15 to 28 stones.
+    Middle,
+    /// 0 to 14 stones.
+    Begin,
+}
+
+/// Difficulty by moves left under perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Difficulty {
+    /// 0 to 14 moves left.
+    Easy,
+    /// 15 to 28 moves left.
+    Medium,
+    /// 29 to 42 moves left.
+    Hard,
+}
+
+impl Stage {
+    /// All stages, End first as in the tutorial's tables.
+    pub const ALL: [Stage; 3] = [Stage::End, Stage::Middle, Stage::Begin];
+
+    /// The stage of a position with `stones` stones (7x6 board).
+    pub fn of(stones: usize) -> Stage {
+        match stones {
+            0..=14 => Stage::Begin,
+            15..=28 => Stage::Middle,
+            _ => Stage::End,
+        }
+    }
+
+    /// The range of stones of this stage.
+    pub fn stones(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            Stage::Begin => 0..=14,
+            Stage::Middle => 15..=28,
+            Stage::End => 29..=42,
+        }
+    }
+
+    /// Lowercase name (`end`, `middle`, `begin`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::End => "end",
+            Stage::Middle => "middle",
+            Stage::Begin => "begin",
+        }
+    }
+}
+
+impl Difficulty {
+    /// All difficulties, easiest first.
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
+
+    /// The difficulty of a position that ends `moves_left` moves from now.
+    pub fn of(moves_left: usize) -> Difficulty {
+        match moves_left {
+            0..=14 => Difficulty::Easy,
+            15..=28 => Difficulty::Medium,
+            _ => Difficulty::Hard,
+        }
+    }
+
+    /// Lowercase name (`easy`, `medium`, `hard`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stage::End => "End",
+            Stage::Middle => "Middle",
+            Stage::Begin => "Begin",
+        })
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Difficulty::Easy => "Easy",
+            Difficulty::Medium => "Medium",
+            Difficulty::Hard => "Hard",
+        })
+    }
+}
+
+/// Moves left until the game ends under perfect play, for a position with
+/// `stones` stones and strong score `score` (7x6 board).
+///
+/// A win with score `s` comes with the winner's `22 - s`-th stone; a draw fills the
+/// board.
+pub fn moves_left(stones: usize, score: i32) -> usize {
+    let to_move_stones = stones / 2;
+    let other_stones = stones.div_ceil(2);
+    if score > 0 {
+        // the side to move wins with its k-th stone
+        let k = (22 - score) as usize;
+        2 * (k - to_move_stones) - 1
+    } else if score < 0 {
+        let k = (22 + score) as usize;
+        2 * (k - other_stones)
+    } else {
+        42 - stones
+    }
+}
+
+/// One line of a test set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry<const W: usize = 7, const H: usize = 6> {
+    /// The move string as written.
+    pub moves: String,
+    /// The position it leads to.
+    pub position: Board<W, H>,
+    /// The expected strong score.
+    pub score: i32,
+}
+
+/// Why a test-set file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TestSetError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A line is not `moves score`.
+    #[error("{path}: line {line}: {reason}")]
+    Line {
+        /// The file.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// A named list of positions with their expected scores.
+#[derive(Clone, Debug)]
+pub struct TestSet<const W: usize = 7, const H: usize = 6> {
+    /// The file name (without directories).
+    pub name: String,
+    /// The positions, in file order.
+    pub entries: Vec<Entry<W, H>>,
+}
+
+/// Parses one `moves score` line (the score is required).
+pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Entry<W, H>, String> {
+    let mut fields = line.split_whitespace();
+    let (moves, score) = match (fields.next(), fields.next(), fields.next()) {
+        (Some(m), Some(s), None) => (m, s),
+        _ => return Err("expected `moves score`".to_string()),
+    };
+    let score: i32 = score
+        .parse()
+        .map_err(|_| format!("score {score:?} is not a number"))?;
+    let position = Board::<W, H>::parse(moves).map_err(|e: MoveError| e.to_string())?;
+    Ok(Entry {
+        moves: moves.to_string(),
+        position,
+        score,
+    })
+}
+
+impl<const W: usize, const H: usize> TestSet<W, H> {
+    /// Reads a test-set file. Every line must be valid.
+    pub fn read(path: &Path) -> Result<Self, TestSetError> {
+        let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let mut entries = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            entries.push(parse_line(line).map_err(|reason| TestSetError::Line {
+                path: path.display().to_string(),
+                line: i + 1,
+                reason,
+            })?);
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        Ok(TestSet { name, entries })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_left_examples() {
+        // "4455": side to move wins with its 4th stone (it has 2): 3 moves left.
+        assert_eq!(moves_left(4, 18), 3);
+        // "44455554221": 11 stones, score -15: the opponent (6 stones) wins with its 7th.
+        assert_eq!(moves_left(11, -15), 2);
+        assert_eq!(moves_left(40, 0), 2);
+    }
+
+    #[test]
+    fn buckets() {
+        assert_eq!(Stage::of(14), Stage::Begin);
+        assert_eq!(Stage::of(15), Stage::Middle);
+        assert_eq!(Stage::of(29), Stage::End);
+        assert_eq!(Difficulty::of(14), Difficulty::Easy);
+        assert_eq!(Difficulty::of(28), Difficulty::Medium);
+        assert_eq!(Difficulty::of(29), Difficulty::Hard);
+    }
+
+    #[test]
+    fn parse_line_errors() {
+        assert!(parse_line::<7, 6>("4455 18").is_ok());
+        assert!(parse_line::<7, 6>("4455").unwrap_err().contains("expected"));
+        assert!(
+            parse_line::<7, 6>("4455 x")
+                .unwrap_err()
+                .contains("not a number")
+        );
+        assert!(
+            parse_line::<7, 6>("4485 1")
+                .unwrap_err()
+                .contains("out of range")
+        );
+    }
+}
