@@ -11,7 +11,7 @@ pub mod reference;
 use std::time::{Duration, Instant};
 
 use crate::position::Board;
-use crate::table::TableError;
+use crate::table::{TableError, UpperTable};
 use reference::Reference;
 
 /// Exact score or only its sign.
@@ -77,7 +77,7 @@ pub struct Solution {
 
 #[derive(Clone, Debug)]
 enum Engine<const W: usize, const H: usize> {
-    Reference(Reference<W, H>),
+    Reference(Reference<W, H, UpperTable>),
 }
 
 /// A solver for `W`x`H` boards; see the module documentation.
@@ -94,7 +94,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Creates a solver, allocating its table.
     pub fn new(config: Config) -> Result<Self, TableError> {
         let engine = match config.kind {
-            SolverKind::Reference => Engine::Reference(Reference::new(config.table_mb)?),
+            SolverKind::Reference => Engine::Reference(Reference::new(UpperTable::for_board(
+                config.table_mb,
+                Board::<W, H>::MIN_SCORE,
+            )?)),
         };
         Ok(Solver { config, engine })
     }

@@ -7,24 +7,25 @@
 
 use crate::moves::center_first;
 use crate::position::Board;
-use crate::table::{TableError, UpperTable};
+use crate::table::{Bound, Table};
 
 /// The tutorial's solver state: its table and its node counter.
+///
+/// With [`crate::table::UpperTable`] this is exactly the tutorial's program. Any
+/// other [`Table`] plugs in: its lower bounds raise alpha, exact scores answer at
+/// once, and its best move is searched first.
 #[derive(Clone, Debug)]
-pub struct Reference<const W: usize, const H: usize> {
-    table: UpperTable,
+pub struct Reference<const W: usize, const H: usize, T> {
+    table: T,
     nodes: u64,
 }
 
-impl<const W: usize, const H: usize> Reference<W, H> {
+impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
     const ORDER: [usize; W] = center_first::<W>();
 
-    /// A solver with a table of at most `table_mb` megabytes.
-    pub fn new(table_mb: usize) -> Result<Self, TableError> {
-        Ok(Reference {
-            table: UpperTable::with_megabytes(table_mb)?,
-            nodes: 0,
-        })
+    /// A solver using `table`.
+    pub fn new(table: T) -> Self {
+        Reference { table, nodes: 0 }
     }
 
     /// Empties the table.
@@ -66,9 +67,21 @@ impl<const W: usize, const H: usize> Reference<W, H> {
         // We cannot win now, so we cannot do better than winning with the stone after next;
         // the table may know a tighter upper bound.
         let mut max = ((W * H - 1 - pos.moves_played()) / 2) as i32;
-        let val = self.table.get(pos.key());
-        if val != 0 {
-            max = i32::from(val) + Board::<W, H>::MIN_SCORE - 1;
+        let mut hint = None;
+        if let Some(hit) = self.table.probe(pos.key()) {
+            hint = hit.best;
+            match hit.bound {
+                Bound::Upper => max = hit.score,
+                Bound::Exact => return hit.score,
+                Bound::Lower => {
+                    if alpha < hit.score {
+                        alpha = hit.score;
+                        if alpha >= beta {
+                            return alpha;
+                        }
+                    }
+                }
+            }
         }
         if beta > max {
             // No need to look for more than we can get.
@@ -79,25 +92,42 @@ impl<const W: usize, const H: usize> Reference<W, H> {
             }
         }
 
-        for &col in &Self::ORDER {
-            if pos.can_play(col) {
-                let mut next = pos;
-                next.play_col(col);
-                let score = -self.negamax(next, -beta, -alpha);
-                // A move at least as good as beta: the opponent will avoid this line.
-                if score >= beta {
-                    return score;
-                }
-                // Narrow the window for the next moves.
-                if score > alpha {
-                    alpha = score;
-                }
+        let alpha0 = alpha;
+        let depth = (W * H - pos.moves_played()) as u8;
+        let mut best = None;
+        // The table's move first (if any), then center first.
+        let first = hint.map(usize::from).filter(|&c| c < W && pos.can_play(c));
+        let order = first.into_iter().chain(
+            Self::ORDER
+                .iter()
+                .copied()
+                .filter(|&c| Some(c) != first && pos.can_play(c)),
+        );
+        for col in order {
+            let mut next = pos;
+            next.play_col(col);
+            let score = -self.negamax(next, -beta, -alpha);
+            // A move at least as good as beta: the opponent will avoid this line.
+            if score >= beta {
+                self.table
+                    .store(pos.key(), score, Bound::Lower, Some(col as u8), depth);
+                return score;
+            }
+            // Narrow the window for the next moves.
+            if score > alpha {
+                alpha = score;
+                best = Some(col as u8);
             }
         }
 
-        // alpha is now an upper bound of the score; wrapping to u8 as the tutorial does.
-        self.table
-            .put(pos.key(), (alpha - Board::<W, H>::MIN_SCORE + 1) as u8);
+        // Every move was searched: alpha is exact if it rose above where it started,
+        // otherwise an upper bound.
+        let bound = if alpha > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(pos.key(), alpha, bound, best, depth);
         alpha
     }
 }

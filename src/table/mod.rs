@@ -10,6 +10,46 @@ pub mod upper;
 
 pub use upper::UpperTable;
 
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The true score is at most the stored one (the search failed low).
+    Upper,
+    /// The true score is at least the stored one (the search failed high).
+    Lower,
+    /// The stored score is the true score.
+    Exact,
+}
+
+/// What a table knows about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The stored score.
+    pub score: i32,
+    /// How the stored score bounds the true one.
+    pub bound: Bound,
+    /// The best (or refuting) move found last time, as a 0-based column.
+    pub best: Option<u8>,
+}
+
+/// The interface every table design offers to the searches.
+///
+/// Scores are plain `i32` scores of the tutorial's convention; each design encodes
+/// them as it likes. A design may drop what it cannot hold (the tutorial's table
+/// keeps upper bounds only and ignores lower bounds) but must never answer with
+/// something that was not stored for that key.
+pub trait Table {
+    /// What the table holds for `key`, if anything.
+    fn probe(&mut self, key: u64) -> Option<Hit>;
+
+    /// Records what a search found for `key`. `depth` is the number of empty cells
+    /// (a measure of how much work the result stands for).
+    fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8);
+
+    /// Forgets everything.
+    fn clear(&mut self);
+}
+
 /// Why a table could not be created.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {

@@ -20,7 +20,7 @@
 //! to 0 (no value); keeping that quirk is what makes node counts match the
 //! tutorial's to the last node.
 
-use super::{DirtyBlocks, TableError, alloc_zeroed, prev_prime};
+use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
 
 const KEY_BITS: u32 = 56;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
@@ -31,6 +31,8 @@ const _: () = assert!(KEY_BITS + 8 == u64::BITS, "key and value fill one u64");
 pub struct UpperTable {
     slots: Vec<u64>,
     dirty: DirtyBlocks,
+    /// `MIN_SCORE` of the board: values are `score - min_score + 1`.
+    min_score: i32,
 }
 
 impl UpperTable {
@@ -40,18 +42,22 @@ impl UpperTable {
     /// A table of at most `mb` megabytes (2^20 bytes): the largest prime number of
     /// 8-byte slots that fits. 64 MB gives the tutorial's 8,388,593 slots.
     pub fn with_megabytes(mb: usize) -> Result<Self, TableError> {
+        Self::for_board(mb, -18)
+    }
+
+    /// A table of at most `mb` megabytes for a board whose lowest score is
+    /// `min_score` (the encoding of [`Table`] scores depends on it).
+    pub fn for_board(mb: usize, min_score: i32) -> Result<Self, TableError> {
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
         }
         let slots =
             mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })? / std::mem::size_of::<u64>();
-        Self::with_slots(prev_prime(slots as u64) as usize, mb)
-    }
-
-    fn with_slots(slots: usize, mb: usize) -> Result<Self, TableError> {
+        let slots = prev_prime(slots as u64) as usize;
         Ok(UpperTable {
             slots: alloc_zeroed(slots, mb)?,
             dirty: DirtyBlocks::new(slots),
+            min_score,
         })
     }
 
@@ -102,6 +108,32 @@ impl UpperTable {
             let end = (first + DirtyBlocks::GROUP).min(slots.len());
             slots[first..end].fill(0);
         });
+    }
+}
+
+/// The tutorial's use: exact and upper bounds are stored as upper bounds (an exact
+/// score is also an upper bound), lower bounds are dropped, no best move is kept.
+impl Table for UpperTable {
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Hit> {
+        let val = self.get(key);
+        (val != 0).then(|| Hit {
+            score: i32::from(val) + self.min_score - 1,
+            bound: Bound::Upper,
+            best: None,
+        })
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, _depth: u8) {
+        if bound != Bound::Lower {
+            // Wrapping to u8 exactly as the tutorial's `uint8_t` field does.
+            self.put(key, (score - self.min_score + 1) as u8);
+        }
+    }
+
+    fn clear(&mut self) {
+        UpperTable::clear(self);
     }
 }
 
