@@ -15,7 +15,7 @@ use c4solver::testset::{Difficulty, Stage};
 /// 2 usage or I/O error (bad flag, unreadable file, table too large);
 /// 130 interrupted.
 #[derive(Parser, Debug)]
-#[command(name = "c4solver", version, args_conflicts_with_subcommands = true)]
+#[command(name = "c4solver", version)]
 pub struct Cli {
     /// What to do (default: solve stdin).
     #[command(subcommand)]

@@ -81,7 +81,14 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         None => solve(&cli.solve, &[], &cli.engine),
-        Some(Command::Solve(s)) => solve(&s.args, &s.files, &cli.engine),
+        Some(Command::Solve(s)) => {
+            // `c4solver -w solve` and `c4solver solve -w` mean the same.
+            let args = SolveArgs {
+                weak: s.args.weak || cli.solve.weak,
+                json: s.args.json || cli.solve.json,
+            };
+            solve(&args, &s.files, &cli.engine)
+        }
         Some(Command::Bench(b)) => bench(&b, &cli.engine),
         Some(Command::Generate(g)) => generate(&g, &cli.engine),
     }

@@ -130,6 +130,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
         };
+        // In weak mode the search only proves on which side of [-1, 1] the score lies
+        // (a win found at once still reports its exact value): keep the sign.
+        let score = match mode {
+            Mode::Strong => score,
+            Mode::Weak => score.signum(),
+        };
         Solution {
             score,
             nodes,

@@ -1,0 +1,49 @@
+//! Criterion benches: a fixed sample of each bundled test set, strong and weak,
+//! every answer checked.
+
+use std::path::PathBuf;
+
+use c4solver::harness::expected;
+use c4solver::testset::TestSet;
+use c4solver::{Config, Mode, Solver7x6};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn sample(name: &str, n: usize) -> TestSet {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("testsets")
+        .join(name);
+    let mut set = TestSet::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    set.entries.truncate(n);
+    set
+}
+
+fn bench_sets(c: &mut Criterion) {
+    let sets = [
+        sample("end-easy", 100),
+        sample("middle-easy", 10),
+        sample("middle-medium", 2),
+    ];
+    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut group = c.benchmark_group("reference");
+    group.sample_size(10);
+    for set in &sets {
+        for mode in [Mode::Strong, Mode::Weak] {
+            let id = format!("{}/{}", set.name, c4solver::harness::mode_name(mode));
+            group.bench_function(id, |b| {
+                b.iter(|| {
+                    let mut nodes = 0;
+                    for e in &set.entries {
+                        let s = solver.solve(&e.position, mode);
+                        assert_eq!(s.score, expected(mode, e.score), "{}", e.moves);
+                        nodes += s.nodes;
+                    }
+                    nodes
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_sets);
+criterion_main!(benches);

@@ -1,0 +1,302 @@
+//! End-to-end tests of the `c4solver` binary: stdin, files, every invalid-input
+//! kind, the expected-score check, exit codes, JSON and a closed stdout.
+
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
+
+const A: &str = "2252576253462244111563365343671351441"; // score -1
+const B: &str = "7422341735647741166133573473242566"; // score 1
+
+fn c4() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_c4solver"))
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = c4()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+/// `(moves, score)` of each output line; empty lines give `None`.
+fn fields(out: &Output) -> Vec<Option<(String, i32)>> {
+    text(&out.stdout)
+        .lines()
+        .map(|l| {
+            if l.is_empty() {
+                return None;
+            }
+            let f: Vec<&str> = l.split(' ').collect();
+            assert_eq!(f.len(), 4, "moves score nodes microseconds: {l:?}");
+            let nodes: u64 = f[2].parse().unwrap();
+            assert!(nodes >= 1);
+            f[3].parse::<u64>().unwrap();
+            Some((f[0].to_string(), f[1].parse().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn solves_stdin_strong_and_weak() {
+    let input = format!("{A}\n{B}\n");
+    let out = run_stdin(&["solve"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        fields(&out),
+        vec![Some((A.into(), -1)), Some((B.into(), 1))]
+    );
+    assert!(out.stderr.is_empty());
+
+    // bare c4solver -w is solve on stdin, weak
+    let out = run_stdin(&["-w"], &input);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        fields(&out),
+        vec![Some((A.into(), -1)), Some((B.into(), 1))]
+    );
+    let out = run_stdin(&["solve", "--weak"], "44455554221\n");
+    assert_eq!(fields(&out), vec![Some(("44455554221".into(), -1))]);
+    let out = run_stdin(&[], "44455554221\n");
+    assert_eq!(fields(&out), vec![Some(("44455554221".into(), -15))]);
+}
+
+#[test]
+fn crlf_trailing_spaces_and_expected_scores() {
+    let input = format!("{A} -1\r\n{B}   \r\n{B}\t1\n");
+    let out = run_stdin(&["solve"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        fields(&out),
+        vec![
+            Some((A.into(), -1)),
+            Some((B.into(), 1)),
+            Some((B.into(), 1))
+        ]
+    );
+}
+
+#[test]
+fn expected_score_mismatch_is_reported() {
+    let out = run_stdin(&["solve"], &format!("{A} 3\n{B} 1\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "c4solver: line 1: strong score -1 differs from expected 3\n"
+    );
+    // the line is still solved and printed
+    assert_eq!(
+        fields(&out),
+        vec![Some((A.into(), -1)), Some((B.into(), 1))]
+    );
+    // weak mode compares the sign
+    let out = run_stdin(&["-w"], &format!("{A} -5\n{B} 2\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run_stdin(&["-w"], &format!("{A} 5\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "c4solver: line 1: weak score -1 differs from expected 1\n"
+    );
+}
+
+#[test]
+fn every_invalid_kind_with_valid_lines_between() {
+    let input = [
+        "44a5",          // bad character
+        A,               // valid
+        "4480",          // column out of range
+        "1111111",       // full column
+        "1212121",       // game over: the last move wins
+        "12121213",      // move after the win
+        B,               // valid
+        "4455 abc",      // expected score not a number
+        "4455 40",       // expected score out of range
+        "4455 18 extra", // too many fields
+    ]
+    .join("\n");
+    let out = run_stdin(&["solve"], &input);
+    assert_eq!(out.status.code(), Some(1));
+    let f = fields(&out);
+    assert_eq!(f.len(), 10, "one output line per input line");
+    assert_eq!(f[1], Some((A.into(), -1)));
+    assert_eq!(f[6], Some((B.into(), 1)));
+    assert!(
+        f.iter()
+            .enumerate()
+            .all(|(i, l)| l.is_some() == (i == 1 || i == 6))
+    );
+    let err = text(&out.stderr);
+    let want = [
+        "c4solver: line 1: bad character 'a' at move 3",
+        "c4solver: line 3: column 8 is out of range (1..=7) at move 3",
+        "c4solver: line 4: column 1 is already full at move 7",
+        "c4solver: line 5: move 7 makes four in a row: the game is already over",
+        "c4solver: line 6: move 8 is played after the game was won at move 7",
+        "c4solver: line 8: expected score \"abc\" is not a number",
+        "c4solver: line 9: expected score 40 is out of range (-18..=18)",
+        "c4solver: line 10: expected `moves [score]`, found 3 fields",
+    ];
+    assert_eq!(err.lines().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn files_and_exit_codes() {
+    let dir = std::env::temp_dir().join(format!("c4solver-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, format!("{A} -1\n{B}\n")).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "9\n").unwrap();
+    let missing = dir.join("missing.txt");
+
+    let out = c4().arg("solve").arg(&good).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        fields(&out),
+        vec![Some((A.into(), -1)), Some((B.into(), 1))]
+    );
+
+    let out = c4().arg("solve").arg(&bad).arg(&good).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "c4solver: {}: line 1: column 9 is out of range (1..=7) at move 1\n",
+            bad.display()
+        )
+    );
+    assert_eq!(fields(&out).len(), 3);
+
+    // an unreadable file is an I/O error (2), and the other files are still solved
+    let out = c4().arg("solve").arg(&missing).arg(&good).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with(&format!("c4solver: cannot read {}", missing.display())));
+    assert_eq!(fields(&out).len(), 2);
+
+    // usage errors are 2
+    let out = c4().arg("--no-such-flag").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = c4()
+        .args(["--table-mb", "100000000", "solve"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "c4solver: cannot allocate a table of 100000000 MB: not enough memory\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn json_output() {
+    let out = run_stdin(&["--json"], &format!("{A} -1\n1111111\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["moves"], A);
+    assert_eq!(lines[0]["score"], -1);
+    assert_eq!(lines[0]["expected"], -1);
+    assert_eq!(lines[0]["ok"], true);
+    assert!(lines[0]["nodes"].as_u64().unwrap() >= 1);
+    assert_eq!(lines[1]["line"], 2);
+    assert_eq!(lines[1]["error"], "column 1 is already full at move 7");
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let mut child = c4()
+        .arg("solve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = format!("{A}\n");
+        for _ in 0..20_000 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(err, "");
+}
+
+#[test]
+fn bench_checks_and_prints_tables() {
+    let dir = std::env::temp_dir().join(format!("c4solver-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let set = dir.join("Test_L3_R1");
+    std::fs::write(&set, format!("{A} -1\n{B} 1\n")).unwrap();
+    let out = c4().arg("bench").arg(&set).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("### Strong solver"));
+    assert!(s.contains("### Weak solver"));
+    assert!(s.contains("|Solver|Test Set name|mean time|mean nb pos|K pos/s|"));
+    assert!(s.contains("|reference|Test_L3_R1 (End-Easy)|"));
+    assert!(s.contains("Mismatches: 0"));
+
+    let wrong = dir.join("wrong");
+    std::fs::write(&wrong, format!("{A} 2\n")).unwrap();
+    let out = c4()
+        .args(["bench", "--strong"])
+        .arg(&wrong)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let s = text(&out.stdout);
+    assert!(!s.contains("Weak solver"));
+    assert!(s.contains("Mismatches: 1"), "{s}");
+    assert!(
+        s.contains(&format!(
+            "- reference strong wrong #1: {A} expected 2, got -1"
+        )),
+        "{s}"
+    );
+
+    let out = c4()
+        .args(["bench", "--json", "--weak"])
+        .arg(&set)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rows"][0]["mode"], "weak");
+    assert_eq!(v["rows"][0]["positions"], 2);
+    assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

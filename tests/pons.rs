@@ -1,0 +1,90 @@
+//! Every position of Pascal Pons' End-Easy, Middle-Easy and Middle-Medium sets,
+//! strong and weak, solved exactly by the reference solver, whose mean node counts
+//! must equal the tutorial's published figures (4 significant digits): same
+//! algorithm, same table, same move order, same nodes.
+
+mod common;
+
+use c4solver::harness::{expected, sig4};
+use c4solver::testset::{Difficulty, Stage, moves_left};
+use c4solver::{Config, Mode, Solver7x6};
+
+/// Solves the whole set, checks every answer and returns the mean node count.
+fn run(name: &str, mode: Mode) -> f64 {
+    let set = common::pons_set(name);
+    assert_eq!(set.entries.len(), 1000);
+    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut nodes = 0u64;
+    let mut wrong = Vec::new();
+    for (i, e) in set.entries.iter().enumerate() {
+        let s = solver.solve(&e.position, mode);
+        nodes += s.nodes;
+        if s.score != expected(mode, e.score) {
+            wrong.push(format!(
+                "#{} {}: expected {}, got {}",
+                i + 1,
+                e.moves,
+                e.score,
+                s.score
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{name} {mode:?}: {wrong:?}");
+    nodes as f64 / set.entries.len() as f64
+}
+
+#[test]
+fn end_easy_strong() {
+    assert_eq!(sig4(run("Test_L3_R1", Mode::Strong)), "92.84");
+}
+
+#[test]
+fn end_easy_weak() {
+    assert_eq!(sig4(run("Test_L3_R1", Mode::Weak)), "68.69");
+}
+
+#[test]
+fn middle_easy_strong() {
+    assert_eq!(sig4(run("Test_L2_R1", Mode::Strong)), "207,900");
+}
+
+#[test]
+fn middle_easy_weak() {
+    assert_eq!(sig4(run("Test_L2_R1", Mode::Weak)), "28,750");
+}
+
+#[test]
+fn middle_medium_strong() {
+    assert_eq!(sig4(run("Test_L2_R2", Mode::Strong)), "1,731,000");
+}
+
+#[test]
+fn middle_medium_weak() {
+    assert_eq!(sig4(run("Test_L2_R2", Mode::Weak)), "752,300");
+}
+
+/// The bucket rules of `testset` put every Pons position in its own file's bucket.
+#[test]
+fn buckets_match_pons_files() {
+    let files = [
+        ("Test_L3_R1", Stage::End, Difficulty::Easy),
+        ("Test_L2_R1", Stage::Middle, Difficulty::Easy),
+        ("Test_L2_R2", Stage::Middle, Difficulty::Medium),
+        ("Test_L1_R1", Stage::Begin, Difficulty::Easy),
+        ("Test_L1_R2", Stage::Begin, Difficulty::Medium),
+        ("Test_L1_R3", Stage::Begin, Difficulty::Hard),
+    ];
+    for (name, stage, difficulty) in files {
+        for e in common::pons_set(name).entries {
+            let n = e.position.moves_played();
+            assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
+            assert_eq!(
+                Difficulty::of(moves_left(n, e.score)),
+                difficulty,
+                "{name} {} {}",
+                e.moves,
+                e.score
+            );
+        }
+    }
+}
