@@ -32,7 +32,7 @@ impl Grid {
     }
 
     fn to_move(&self) -> u8 {
-        if self.stones % 2 == 0 { 1 } else { 2 }
+        if self.stones.is_multiple_of(2) { 1 } else { 2 }
     }
 
     fn get(&self, col: i64, row: i64) -> u8 {
