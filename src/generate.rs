@@ -56,14 +56,38 @@ fn random_position(rng: &mut ChaCha8Rng, stage: Stage) -> Option<(String, Positi
     Some((moves, pos))
 }
 
+/// Whether the strong score of `pos` puts it in `difficulty`, decided by
+/// null-window tests at the edges of the bucket's score intervals.
+fn in_bucket(solver: &mut Solver7x6, pos: &Position, difficulty: Difficulty) -> bool {
+    let n = pos.moves_played();
+    let wanted = |s: i32| Difficulty::of(moves_left(n, s)) == difficulty;
+    // The score lies in [lo, hi] (at best a win, at worst a loss, with the next
+    // stone); narrow it until the bucket is decided.
+    let (mut lo, mut hi) = (-(((42 - n) / 2) as i32), pos.win_next_score());
+    loop {
+        let first = wanted(lo);
+        // the first score in (lo, hi] whose membership differs from lo's
+        let Some(edge) = (lo + 1..=hi).find(|&s| wanted(s) != first) else {
+            return first;
+        };
+        // is the score at least `edge`?
+        if solver.solve_window(pos, edge - 1, edge).score >= edge {
+            lo = edge;
+        } else {
+            hi = edge - 1;
+        }
+    }
+}
+
 /// Generates `request.count` positions, solving candidates with `solver`.
 ///
-/// `tick(kept, tried)` is called after each solved candidate and returns false to
-/// stop early (the positions kept so far are returned).
+/// `tick(new, kept, tried)` is called after each candidate examined, with the
+/// position if it was kept, and returns false to stop early (the positions kept so
+/// far are returned).
 pub fn generate(
     request: &Request,
     solver: &mut Solver7x6,
-    mut tick: impl FnMut(usize, usize) -> bool,
+    mut tick: impl FnMut(Option<&Generated>, usize, usize) -> bool,
 ) -> Vec<Generated> {
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let mut seen = HashSet::new();
@@ -77,11 +101,17 @@ pub fn generate(
             continue;
         }
         tried += 1;
-        let score = solver.solve(&pos, Mode::Strong).score;
-        if Difficulty::of(moves_left(pos.moves_played(), score)) == request.difficulty {
+        if in_bucket(solver, &pos, request.difficulty) {
+            let score = solver.solve(&pos, Mode::Strong).score;
+            debug_assert_eq!(
+                Difficulty::of(moves_left(pos.moves_played(), score)),
+                request.difficulty
+            );
             kept.push(Generated { moves, score });
-        }
-        if !tick(kept.len(), tried) {
+            if !tick(kept.last(), kept.len(), tried) {
+                break;
+            }
+        } else if !tick(None, kept.len(), tried) {
             break;
         }
     }
@@ -103,8 +133,8 @@ mod tests {
             seed: 7,
         };
         let mut s = Solver7x6::new(Config::default()).unwrap();
-        let a = generate(&req, &mut s, |_, _| true);
-        let b = generate(&req, &mut s, |_, _| true);
+        let a = generate(&req, &mut s, |_, _, _| true);
+        let b = generate(&req, &mut s, |_, _, _| true);
         assert_eq!(a, b);
         assert_eq!(a.len(), 20);
         let mut keys = HashSet::new();
@@ -114,7 +144,7 @@ mod tests {
             assert!(keys.insert(p.key()));
             assert_eq!(s.solve(&p, Mode::Strong).score, g.score);
         }
-        let c = generate(&Request { seed: 8, ..req }, &mut s, |_, _| true);
+        let c = generate(&Request { seed: 8, ..req }, &mut s, |_, _, _| true);
         assert_ne!(a, c);
     }
 }

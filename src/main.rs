@@ -359,17 +359,24 @@ fn generate(args: &GenerateArgs, engine: &EngineArgs) -> anyhow::Result<Outcome>
     };
     let bar = progress_bar(args.count as u64);
     let stop = interrupt_flag();
-    let kept = generate::generate(&request, &mut solver, |kept, tried| {
+    let mut out = io::stdout().lock();
+    let mut write_error = None;
+    // Each kept position is printed at once, so an interrupted run keeps its work.
+    generate::generate(&request, &mut solver, |new, kept, tried| {
+        if let Some(g) = new
+            && let Err(e) = writeln!(out, "{} {}", g.moves, g.score).and_then(|()| out.flush())
+        {
+            write_error = Some(e);
+            return false;
+        }
         bar.set_position(kept as u64);
         bar.set_message(format!("kept of {tried} tried"));
         !stop.load(Ordering::Relaxed)
     });
     bar.finish_and_clear();
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    for g in &kept {
-        writeln!(out, "{} {}", g.moves, g.score)?;
+    if let Some(e) = write_error {
+        return Err(e.into());
     }
-    out.flush()?;
     Ok(if stop.load(Ordering::Relaxed) {
         Outcome::Interrupted
     } else {

@@ -118,23 +118,34 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     ///
     /// The table is cleared first unless the configuration keeps it.
     pub fn solve(&mut self, pos: &Board<W, H>, mode: Mode) -> Solution {
-        if !self.config.keep_table {
-            self.clear();
-        }
         let half = (W * H / 2) as i32;
         let (alpha, beta) = match mode {
             Mode::Strong => (-half, half),
             Mode::Weak => (-1, 1),
         };
+        let mut s = self.solve_window(pos, alpha, beta);
+        // In weak mode the search only proves on which side of [-1, 1] the score lies
+        // (a win found at once still reports its exact value): keep the sign.
+        if mode == Mode::Weak {
+            s.score = s.score.signum();
+        }
+        s
+    }
+
+    /// Searches `pos` in the window `[alpha, beta]` (`alpha < beta`): the answer is
+    /// the exact score if it lies strictly inside, an upper bound if it is
+    /// `<= alpha`, a lower bound if it is `>= beta`. With `beta = alpha + 1` this
+    /// tests whether the score is at least `beta`.
+    ///
+    /// The table is cleared first unless the configuration keeps it.
+    pub fn solve_window(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Solution {
+        debug_assert!(alpha < beta);
+        if !self.config.keep_table {
+            self.clear();
+        }
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
-        };
-        // In weak mode the search only proves on which side of [-1, 1] the score lies
-        // (a win found at once still reports its exact value): keep the sign.
-        let score = match mode {
-            Mode::Strong => score,
-            Mode::Weak => score.signum(),
         };
         Solution {
             score,
