@@ -22,29 +22,28 @@
 //! * `mask`: a 1 for every occupied cell;
 //! * `current`: a 1 for every stone of the player to move.
 //!
-//! Worked example, after the moves `4453` (player 1 to move, 4 stones played):
+//! Worked example, after the moves `4453` (`x` = first player, to move again
+//! after 4 stones; `o` = second player); only the three lowest rows are drawn:
 //!
 //! ```text
 //! board        current      mask         key = current + mask
-//! .......      .......      .......      .......
-//! .......      .......      .......      .......
-//! .......      .......      .......      .......
-//! .......      .......      .......      .......
-//! ...o...      ...0...      ...1...      ...1...   (carry moved up)
-//! ..ox+..      ...1...      ..111..      ..1.1..
+//! .......      .......      .......      ...1...
+//! ...o...      .......      ...1...      ....1..
+//! ..oxx..      ...11..      ..111..      ..1....
+//! col 3: mask 01  + current 00  = 001
+//! col 4: mask 11  + current 01  = 100
+//! col 5: mask 01  + current 01  = 010
 //! ```
-//!
-//! (`x` = player 1, `o` = player 2, `+`: the cell the carry reaches.)
 //!
 //! # Why the key is unique
 //!
-//! In every column, `mask` is a run of ones starting at the bottom. Adding
-//! `current + mask` column by column sets the bit just above the run (the first
-//! empty cell, or the sentinel when the column is full) and keeps the stones of the
-//! player to move below it; no carry crosses into the next column because the
-//! sentinel bit is free. So the highest set bit of each column tells its height and
-//! the bits under it tell who owns each stone: the key identifies the position, and
-//! it stays below `2^(WIDTH * (HEIGHT + 1))`, which is at most `2^56`.
+//! Take one column with `h` stones: its `mask` bits are `2^h - 1` (a run of ones
+//! from the bottom) and its `current` bits a subset of them, so `mask + current`
+//! lies in `[2^h - 1, 2^(h+1) - 2]`. These ranges do not overlap for different
+//! heights, so the column's value tells its height, and then `current` (the value
+//! minus the mask). The largest value, `2^(HEIGHT+1) - 2`, fits in the column's
+//! `HEIGHT + 1` bits, so no carry crosses into the next column: the key identifies
+//! the position and stays below `2^(WIDTH * (HEIGHT + 1))`, at most `2^56`.
 
 use std::fmt;
 
@@ -536,6 +535,15 @@ mod tests {
             | Position::bottom_mask_col(6)
             | (Position::bottom_mask_col(0) << 1);
         assert!(!Position::alignment(stones));
+    }
+
+    #[test]
+    fn worked_example_of_the_key() {
+        let p = pos("4453");
+        assert_eq!(p.current(), (1 << 21) | (1 << 28));
+        assert_eq!(p.mask(), (1 << 14) | (1 << 21) | (1 << 22) | (1 << 28));
+        assert_eq!(p.key(), (1 << 14) | (1 << 23) | (1 << 29));
+        assert_eq!(Position::new().key(), 0, "the empty board's key is 0");
     }
 
     #[test]
