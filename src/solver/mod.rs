@@ -344,6 +344,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Engine::Reference(_) => None,
             Engine::Tables(t) => t.stats(),
         };
+        // A fail-soft search may answer outside the window (a kept table's bounds
+        // reach further): a weak answer is only the side of the window it fell on.
+        let score = match mode {
+            Mode::Strong => score,
+            Mode::Weak => score.signum(),
+        };
         Solution {
             score,
             nodes,
