@@ -26,6 +26,8 @@ pub struct Row {
     pub mean_time_s: f64,
     /// Mean nodes per position.
     pub mean_nodes: f64,
+    /// Total nodes over the positions (exact).
+    pub total_nodes: u64,
     /// Thousands of nodes per second (total nodes / total time / 1000).
     pub kpos_per_s: f64,
     /// Positions whose score was wrong.
@@ -140,6 +142,7 @@ pub fn run(
                     positions: n,
                     mean_time_s: secs / count,
                     mean_nodes: nodes as f64 / count,
+                    total_nodes: nodes,
                     kpos_per_s: if secs > 0.0 {
                         nodes as f64 / secs / 1000.0
                     } else {
@@ -294,10 +297,10 @@ pub fn compare_markdown(report: &Report) -> String {
                 reference.positions
             ));
             out.push_str(&format!(
-                "|Solver|Table|mean time|mean nb pos|nodes vs {}|K pos/s|hit rate|cutoff rate|hints|hint cuts|hashfull|\n",
+                "|Solver|Table|mean time|mean nb pos|total nodes|nodes vs {}|K pos/s|hit rate|cutoff rate|hints|hint cuts|hashfull|\n",
                 reference.config
             ));
-            out.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            out.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for r in rows {
                 let rel = if reference.mean_nodes > 0.0 {
                     r.mean_nodes / reference.mean_nodes
@@ -316,11 +319,12 @@ pub fn compare_markdown(report: &Report) -> String {
                     None => Default::default(),
                 };
                 out.push_str(&format!(
-                    "|{}|{}|{}|{}|{:.3}|{}|{hit}|{cut}|{hints}|{hint_cuts}|{full}|\n",
+                    "|{}|{}|{}|{}|{}|{:.3}|{}|{hit}|{cut}|{hints}|{hint_cuts}|{full}|\n",
                     r.solver,
                     r.config,
                     format_time(r.mean_time_s),
                     sig4(r.mean_nodes),
+                    r.total_nodes,
                     rel,
                     sig4(r.kpos_per_s),
                 ));
