@@ -146,7 +146,8 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Whether the table options are the reference's (upper, always) at `table_mb`.
+    /// Whether the table options are the tutorial's (upper bounds, always replace),
+    /// at whatever size.
     pub fn is_reference_table(&self) -> bool {
         self.table == TableKind::Upper && self.replace == ReplaceKind::Always
     }
@@ -340,6 +341,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Engine::Reference(r) => r.search(pos, alpha, beta),
             Engine::Tables(t) => t.search(pos, alpha, beta),
         };
+        let time = start.elapsed();
         self.stats = match &self.engine {
             Engine::Reference(_) => None,
             Engine::Tables(t) => t.stats(),
@@ -350,11 +352,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Mode::Strong => score,
             Mode::Weak => score.signum(),
         };
-        Solution {
-            score,
-            nodes,
-            time: start.elapsed(),
-        }
+        Solution { score, nodes, time }
     }
 }
 

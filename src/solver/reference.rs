@@ -42,9 +42,13 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
         self.table.new_search();
     }
 
-    /// The table counters of the last [`Reference::search`], if `STATS` is on.
+    /// The table counters of the last [`Reference::search`], if `STATS` is on
+    /// (the occupancy is sampled now, so that the search's time does not include it).
     pub fn stats(&self) -> Option<TableStats> {
-        STATS.then_some(self.stats)
+        STATS.then(|| TableStats {
+            hashfull: u64::from(self.table.hashfull()),
+            ..self.stats
+        })
     }
 
     /// The table.
@@ -68,7 +72,6 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
         let score = self.negamax(*pos, alpha, beta);
         if STATS {
             self.stats.overwrites = self.table.overwrites() - overwrites;
-            self.stats.hashfull = u64::from(self.table.hashfull());
             self.stats.searches = 1;
         }
         (score, self.nodes)
