@@ -232,6 +232,16 @@ mod tests {
     }
 
     #[test]
+    fn work_depth_is_the_bit_length() {
+        assert_eq!(work_depth(0), 0);
+        assert_eq!(work_depth(1), 1);
+        assert_eq!(work_depth(3), 2);
+        assert_eq!(work_depth(4), 3);
+        assert_eq!(work_depth(1 << 40), 41);
+        assert_eq!(work_depth(u64::MAX), 63, "capped to the 6-bit field");
+    }
+
+    #[test]
     fn dirty_blocks_visit_each_marked_group_once() {
         let mut d = DirtyBlocks::new(100_000);
         for i in [0, 7, 8, 99_999, 4096, 4097, 5000] {
