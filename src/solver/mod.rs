@@ -324,7 +324,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// Solves `pos`, which must not be over (parsing guarantees that).
     ///
-    /// The table is cleared first unless the configuration keeps it.
+    /// The table is cleared first unless the configuration keeps it (then its
+    /// entries age by one generation). In weak mode the score is the sign of the
+    /// search's answer.
     pub fn solve(&mut self, pos: &Board<W, H>, mode: Mode) -> Solution {
         if !self.config.keep_table {
             self.clear();
