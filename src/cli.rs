@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use c4solver::SolverKind;
 use c4solver::testset::{Difficulty, Stage};
+use c4solver::{DepthKind, ReplaceKind, SolverKind, TableKind};
 
 /// An exact Connect Four solver.
 ///
@@ -56,6 +56,11 @@ pub struct SolveArgs {
     /// Print one JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+
+    /// Count table statistics: a `stats` field per line with --json, otherwise
+    /// their totals on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// `solve` arguments.
@@ -87,6 +92,12 @@ pub struct BenchArgs {
     /// Print JSON instead of markdown tables.
     #[arg(long)]
     pub json: bool,
+
+    /// Compare configurations: every combination of --solver, --table, --replace,
+    /// --depth and --table-mb runs on the same positions, with table statistics;
+    /// one row per configuration, nodes relative to upper/always/64.
+    #[arg(long)]
+    pub compare: bool,
 
     /// Test-set files (`moves score` lines; default: every set in `testsets/`).
     #[arg(value_name = "SET")]
@@ -127,9 +138,47 @@ pub struct EngineArgs {
     pub solver: Vec<SolverArg>,
 
     /// Table size in MB; the table holds the largest prime number of 8-byte
-    /// entries that fits (64 MB: 8,388,593 entries).
-    #[arg(long, global = true, value_name = "N", default_value_t = 64)]
-    pub table_mb: usize,
+    /// entries (or of sets of entries) that fits (64 MB: 8,388,593 entries).
+    /// `bench` accepts a comma-separated list.
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        value_delimiter = ',',
+        default_value = "64"
+    )]
+    pub table_mb: Vec<usize>,
+
+    /// Table design (`bench` accepts a comma-separated list).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "upper"
+    )]
+    pub table: Vec<TableArg>,
+
+    /// Replacement policy (`bench` accepts a comma-separated list).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "always"
+    )]
+    pub replace: Vec<ReplaceArg>,
+
+    /// Depth measure of the depth, two-tier and bucket policies (`bench` accepts
+    /// a comma-separated list).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "cells"
+    )]
+    pub depth: Vec<DepthArg>,
 
     /// Keep the table between positions instead of clearing it before each one.
     #[arg(long, global = true)]
@@ -147,6 +196,66 @@ impl From<SolverArg> for SolverKind {
     fn from(a: SolverArg) -> Self {
         match a {
             SolverArg::Reference => SolverKind::Reference,
+        }
+    }
+}
+
+/// `--table` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableArg {
+    /// The tutorial's table: upper bounds only.
+    Upper,
+    /// Chess-style: upper, lower and exact bounds with the best move.
+    Bounds,
+}
+
+impl From<TableArg> for TableKind {
+    fn from(a: TableArg) -> Self {
+        match a {
+            TableArg::Upper => TableKind::Upper,
+            TableArg::Bounds => TableKind::Bounds,
+        }
+    }
+}
+
+/// `--replace` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplaceArg {
+    /// Always replace (the tutorial's).
+    Always,
+    /// Keep the deeper entry.
+    Depth,
+    /// Two entries per slot: depth-preferred and always-replace.
+    TwoTier,
+    /// Eight entries per cache line, victim by depth and age.
+    Bucket,
+}
+
+impl From<ReplaceArg> for ReplaceKind {
+    fn from(a: ReplaceArg) -> Self {
+        match a {
+            ReplaceArg::Always => ReplaceKind::Always,
+            ReplaceArg::Depth => ReplaceKind::Depth,
+            ReplaceArg::TwoTier => ReplaceKind::TwoTier,
+            ReplaceArg::Bucket => ReplaceKind::Bucket,
+        }
+    }
+}
+
+/// `--depth` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthArg {
+    /// Empty cells of the position.
+    Cells,
+    /// Bit length of the node count of the search behind the entry.
+    Work,
+}
+
+impl From<DepthArg> for DepthKind {
+    fn from(a: DepthArg) -> Self {
+        match a {
+            DepthArg::Cells => DepthKind::Cells,
+            DepthArg::Work => DepthKind::Work,
         }
     }
 }
@@ -213,12 +322,45 @@ mod tests {
             panic!("not bench")
         };
         assert_eq!(b.limit, Some(5));
-        assert_eq!(cli.engine.table_mb, 16);
+        assert_eq!(cli.engine.table_mb, vec![16]);
         assert_eq!(b.sets, vec![PathBuf::from("a")]);
         let cli =
             Cli::try_parse_from(["c4solver", "--solver", "reference", "solve", "-w", "f"]).unwrap();
         assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
         assert!(Cli::try_parse_from(["c4solver", "--solver", "nope"]).is_err());
         assert!(Cli::try_parse_from(["c4solver", "generate", "--stage", "end"]).is_err());
+    }
+
+    #[test]
+    fn compare_lists() {
+        let cli = Cli::try_parse_from([
+            "c4solver",
+            "bench",
+            "--compare",
+            "--table",
+            "upper,bounds",
+            "--replace",
+            "always,two-tier,bucket",
+            "--table-mb",
+            "16,64",
+            "--depth",
+            "work",
+        ])
+        .unwrap();
+        let Some(Command::Bench(b)) = cli.command else {
+            panic!("not bench")
+        };
+        assert!(b.compare);
+        assert_eq!(cli.engine.table, vec![TableArg::Upper, TableArg::Bounds]);
+        assert_eq!(
+            cli.engine.replace,
+            vec![ReplaceArg::Always, ReplaceArg::TwoTier, ReplaceArg::Bucket]
+        );
+        assert_eq!(cli.engine.table_mb, vec![16, 64]);
+        assert_eq!(cli.engine.depth, vec![DepthArg::Work]);
+        let cli = Cli::try_parse_from(["c4solver", "--stats", "--table", "bounds"]).unwrap();
+        assert!(cli.solve.stats);
+        assert_eq!(cli.engine.replace, vec![ReplaceArg::Always]);
+        assert!(Cli::try_parse_from(["c4solver", "--replace", "lru"]).is_err());
     }
 }

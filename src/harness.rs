@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::solver::{Config, Mode, Solver7x6};
-use crate::table::TableError;
+use crate::table::{TableError, TableStats};
 use crate::testset::TestSet;
 
 /// Figures for one (configuration, mode, test set) run.
@@ -14,6 +14,8 @@ use crate::testset::TestSet;
 pub struct Row {
     /// Solver name (`reference`, ...).
     pub solver: String,
+    /// The table options ([`Config::label`]: `upper/always/64`, ...).
+    pub config: String,
     /// `strong` or `weak`.
     pub mode: &'static str,
     /// The test set's file name.
@@ -24,10 +26,14 @@ pub struct Row {
     pub mean_time_s: f64,
     /// Mean nodes per position.
     pub mean_nodes: f64,
+    /// Total nodes over the positions (exact).
+    pub total_nodes: u64,
     /// Thousands of nodes per second (total nodes / total time / 1000).
     pub kpos_per_s: f64,
     /// Positions whose score was wrong.
     pub mismatches: usize,
+    /// Table statistics summed over the positions, if the configuration counts them.
+    pub stats: Option<TableStats>,
 }
 
 /// A wrong answer.
@@ -35,6 +41,8 @@ pub struct Row {
 pub struct Mismatch {
     /// Solver name.
     pub solver: String,
+    /// The table options ([`Config::label`]).
+    pub config: String,
     /// `strong` or `weak`.
     pub mode: &'static str,
     /// The test set's file name.
@@ -97,15 +105,20 @@ pub fn run(
                 let mut time = Duration::ZERO;
                 let mut nodes = 0u64;
                 let mut mismatches = 0;
+                let mut stats: Option<TableStats> = None;
                 for (i, e) in set.entries[..n].iter().enumerate() {
                     let s = solver.solve(&e.position, mode);
                     time += s.time;
                     nodes += s.nodes;
+                    if let Some(st) = solver.last_stats() {
+                        stats.get_or_insert_with(TableStats::default).add(&st);
+                    }
                     let want = expected(mode, e.score);
                     if s.score != want {
                         mismatches += 1;
                         report.mismatches.push(Mismatch {
                             solver: config.kind.name().to_string(),
+                            config: config.label(),
                             mode: mode_name(mode),
                             set: set.name.clone(),
                             index: i + 1,
@@ -123,17 +136,20 @@ pub fn run(
                 let count = n.max(1) as f64;
                 report.rows.push(Row {
                     solver: config.kind.name().to_string(),
+                    config: config.label(),
                     mode: mode_name(mode),
                     set: set.name.clone(),
                     positions: n,
                     mean_time_s: secs / count,
                     mean_nodes: nodes as f64 / count,
+                    total_nodes: nodes,
                     kpos_per_s: if secs > 0.0 {
                         nodes as f64 / secs / 1000.0
                     } else {
                         0.0
                     },
                     mismatches,
+                    stats,
                 });
             }
         }
@@ -224,9 +240,14 @@ pub fn markdown(report: &Report) -> String {
                 Some(b) if b != r.set => format!("{} ({b})", r.set),
                 _ => r.set.clone(),
             };
+            let solver = if r.config == "upper/always/64" {
+                r.solver.clone()
+            } else {
+                format!("{} {}", r.solver, r.config)
+            };
             out.push_str(&format!(
                 "|{}|{}|{}|{}|{}|\n",
-                r.solver,
+                solver,
                 name,
                 format_time(r.mean_time_s),
                 sig4(r.mean_nodes),
@@ -234,6 +255,82 @@ pub fn markdown(report: &Report) -> String {
             ));
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The comparison tables of `bench --compare`: per mode and test set, one row per
+/// configuration with mean time, mean nodes, nodes relative to the reference
+/// configuration (`upper/always/64`, or the first row if it was not run), K pos/s
+/// and the table statistics (hit rate and cutoff rate per probe, hinted nodes per
+/// probe, share of hints that cut, mean occupancy).
+pub fn compare_markdown(report: &Report) -> String {
+    let mut out = String::new();
+    for mode in ["strong", "weak"] {
+        let mut sets: Vec<&str> = Vec::new();
+        for r in report.rows.iter().filter(|r| r.mode == mode) {
+            if !sets.contains(&r.set.as_str()) {
+                sets.push(&r.set);
+            }
+        }
+        for set in sets {
+            let rows: Vec<&Row> = report
+                .rows
+                .iter()
+                .filter(|r| r.mode == mode && r.set == set)
+                .collect();
+            let reference = rows
+                .iter()
+                .find(|r| {
+                    r.solver == "reference"
+                        && (r.config == "upper/always/64" || r.config == "upper/always/64/keep")
+                })
+                .copied()
+                .unwrap_or(rows[0]);
+            let name = match bucket_name(set) {
+                Some(b) if b != set => format!("{set} ({b})"),
+                _ => set.to_string(),
+            };
+            out.push_str(&format!(
+                "### {} solver, {name}, {} positions\n\n",
+                capitalize(mode),
+                reference.positions
+            ));
+            out.push_str(&format!(
+                "|Solver|Table|mean time|mean nb pos|total nodes|nodes vs {}|K pos/s|hit rate|cutoff rate|hints|hint cuts|hashfull|\n",
+                reference.config
+            ));
+            out.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for r in rows {
+                let rel = if reference.mean_nodes > 0.0 {
+                    r.mean_nodes / reference.mean_nodes
+                } else {
+                    0.0
+                };
+                let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+                let (hit, cut, hints, hint_cuts, full) = match &r.stats {
+                    Some(st) => (
+                        pct(st.hit_rate()),
+                        pct(st.cutoff_rate()),
+                        pct(st.hint_rate()),
+                        pct(st.hint_cut_rate()),
+                        format!("{:.0}", st.mean_hashfull()),
+                    ),
+                    None => Default::default(),
+                };
+                out.push_str(&format!(
+                    "|{}|{}|{}|{}|{}|{:.3}|{}|{hit}|{cut}|{hints}|{hint_cuts}|{full}|\n",
+                    r.solver,
+                    r.config,
+                    format_time(r.mean_time_s),
+                    sig4(r.mean_nodes),
+                    r.total_nodes,
+                    rel,
+                    sig4(r.kpos_per_s),
+                ));
+            }
+            out.push('\n');
+        }
     }
     out
 }

@@ -20,4 +20,6 @@ pub mod table;
 pub mod testset;
 
 pub use position::{Board, MoveError, Position};
-pub use solver::{Config, Mode, Solution, Solver, Solver7x6, SolverKind};
+pub use solver::{
+    Config, DepthKind, Mode, ReplaceKind, Solution, Solver, Solver7x6, SolverKind, TableKind,
+};

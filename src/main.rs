@@ -17,8 +17,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use c4solver::generate::{self, Request};
 use c4solver::harness::{self, Report};
 use c4solver::input::{LineReader, parse_line};
+use c4solver::table::TableStats;
 use c4solver::testset::TestSet;
-use c4solver::{Config, Mode, Solver7x6};
+use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6};
 use cli::{BenchArgs, Cli, Command, EngineArgs, GenerateArgs, SolveArgs};
 
 /// How a run ended, before it becomes an exit code.
@@ -86,6 +87,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let args = SolveArgs {
                 weak: s.args.weak || cli.solve.weak,
                 json: s.args.json || cli.solve.json,
+                stats: s.args.stats || cli.solve.stats,
             };
             solve(&args, &s.files, &cli.engine)
         }
@@ -94,30 +96,57 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
     }
 }
 
-/// The configurations named by the engine options.
-fn configs(engine: &EngineArgs) -> Vec<Config> {
-    engine
-        .solver
-        .iter()
-        .map(|&s| Config {
-            kind: s.into(),
-            table_mb: engine.table_mb,
-            keep_table: engine.keep_table,
-        })
-        .collect()
+/// The configurations named by the engine options: every combination of the
+/// listed values, without duplicates (`--depth` does not matter to `always`).
+fn configs(engine: &EngineArgs, stats: bool) -> Vec<Config> {
+    let mut out: Vec<Config> = Vec::new();
+    for &solver in &engine.solver {
+        for &table in &engine.table {
+            for &replace in &engine.replace {
+                for &depth in &engine.depth {
+                    for &table_mb in &engine.table_mb {
+                        let replace: ReplaceKind = replace.into();
+                        // `..Config::default()` keeps this valid when Config grows.
+                        #[allow(clippy::needless_update)]
+                        let config = Config {
+                            kind: solver.into(),
+                            table_mb,
+                            keep_table: engine.keep_table,
+                            table: table.into(),
+                            replace,
+                            depth: if replace == ReplaceKind::Always {
+                                DepthKind::Cells
+                            } else {
+                                depth.into()
+                            },
+                            stats,
+                            ..Config::default()
+                        };
+                        if !out.contains(&config) {
+                            out.push(config);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The single configuration of `solve` and `generate`.
-fn single_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver7x6> {
-    let configs = configs(engine);
+fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Solver7x6> {
+    let configs = configs(engine, stats);
     let [config] = configs[..] else {
-        bail!("--solver takes a single value for {command}");
+        bail!(
+            "--solver, --table, --replace, --depth and --table-mb take a single value for {command}"
+        );
     };
     Ok(Solver7x6::new(config)?)
 }
 
 fn solve(args: &SolveArgs, files: &[PathBuf], engine: &EngineArgs) -> anyhow::Result<Outcome> {
-    let mut solver = single_solver(engine, "solve")?;
+    let mut solver = single_solver(engine, "solve", args.stats)?;
+    let mut totals = TableStats::default();
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -132,7 +161,15 @@ fn solve(args: &SolveArgs, files: &[PathBuf], engine: &EngineArgs) -> anyhow::Re
         let result = if path.as_os_str() == "-" {
             let stdin = io::stdin();
             let reader = BufReader::new(stdin.lock());
-            solve_stream(reader, None, &mut solver, mode, args.json, &mut out)
+            solve_stream(
+                reader,
+                None,
+                &mut solver,
+                mode,
+                args.json,
+                &mut totals,
+                &mut out,
+            )
         } else {
             match std::fs::File::open(path).and_then(|f| {
                 if f.metadata()?.is_dir() {
@@ -147,6 +184,7 @@ fn solve(args: &SolveArgs, files: &[PathBuf], engine: &EngineArgs) -> anyhow::Re
                     &mut solver,
                     mode,
                     args.json,
+                    &mut totals,
                     &mut out,
                 ),
                 Err(e) => {
@@ -165,6 +203,9 @@ fn solve(args: &SolveArgs, files: &[PathBuf], engine: &EngineArgs) -> anyhow::Re
             }
         }
     }
+    if args.stats && !args.json {
+        eprintln!("c4solver: table stats: {}", totals.summary());
+    }
     match out.flush() {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(outcome),
         r => {
@@ -181,6 +222,7 @@ fn solve_stream<R: Read>(
     solver: &mut Solver7x6,
     mode: Mode,
     json: bool,
+    totals: &mut TableStats,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
     let mut lines = LineReader::new(reader);
@@ -216,8 +258,12 @@ fn solve_stream<R: Read>(
                         want.unwrap_or_default()
                     );
                 }
+                let stats = solver.last_stats();
+                if let Some(st) = &stats {
+                    totals.add(st);
+                }
                 if json {
-                    let v = serde_json::json!({
+                    let mut v = serde_json::json!({
                         "line": number,
                         "moves": q.moves,
                         "score": s.score,
@@ -226,6 +272,9 @@ fn solve_stream<R: Read>(
                         "expected": want,
                         "ok": ok,
                     });
+                    if let Some(st) = stats {
+                        v["stats"] = serde_json::to_value(st)?;
+                    }
                     writeln!(out, "{v}")?;
                 } else {
                     writeln!(out, "{} {} {} {}", q.moves, s.score, s.nodes, us)?;
@@ -306,7 +355,7 @@ fn bench(args: &BenchArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
         (false, true) => vec![Mode::Weak],
         _ => vec![Mode::Strong, Mode::Weak],
     };
-    let configs = configs(engine);
+    let configs = configs(engine, args.compare);
     let per_pass: usize = sets
         .iter()
         .map(|s| args.limit.unwrap_or(usize::MAX).min(s.entries.len()))
@@ -318,7 +367,7 @@ fn bench(args: &BenchArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
         !stop.load(Ordering::Relaxed)
     })?;
     bar.finish_and_clear();
-    print_report(&report, args.json)?;
+    print_report(&report, args.json, args.compare)?;
     Ok(if report.interrupted {
         Outcome::Interrupted
     } else if report.mismatches.is_empty() {
@@ -328,13 +377,17 @@ fn bench(args: &BenchArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-fn print_report(report: &Report, json: bool) -> io::Result<()> {
+fn print_report(report: &Report, json: bool, compare: bool) -> io::Result<()> {
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
         return Ok(());
     }
-    write!(out, "{}", harness::markdown(report))?;
+    if compare {
+        write!(out, "{}", harness::compare_markdown(report))?;
+    } else {
+        write!(out, "{}", harness::markdown(report))?;
+    }
     if report.interrupted {
         writeln!(out, "Interrupted: only the finished rows are shown.")?;
     }
@@ -342,15 +395,15 @@ fn print_report(report: &Report, json: bool) -> io::Result<()> {
     for m in &report.mismatches {
         writeln!(
             out,
-            "- {} {} {} #{}: {} expected {}, got {}",
-            m.solver, m.mode, m.set, m.index, m.moves, m.expected, m.got
+            "- {} {} {} {} #{}: {} expected {}, got {}",
+            m.solver, m.config, m.mode, m.set, m.index, m.moves, m.expected, m.got
         )?;
     }
     Ok(())
 }
 
 fn generate(args: &GenerateArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
-    let mut solver = single_solver(engine, "generate")?;
+    let mut solver = single_solver(engine, "generate", false)?;
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),

@@ -11,7 +11,9 @@ pub mod reference;
 use std::time::{Duration, Instant};
 
 use crate::position::Board;
-use crate::table::{TableError, UpperTable};
+use crate::table::{
+    Always, BoundTable, Bucket, DepthPreferred, Table, TableError, TableStats, TwoTier, UpperTable,
+};
 use reference::Reference;
 
 /// Exact score or only its sign.
@@ -40,6 +42,73 @@ impl SolverKind {
     }
 }
 
+/// What the table of the reference search keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TableKind {
+    /// Upper bounds only (the tutorial's): [`UpperTable`] with
+    /// [`ReplaceKind::Always`], a [`BoundTable`] in upper-only mode otherwise.
+    #[default]
+    Upper,
+    /// Upper, lower and exact bounds with the best move: a [`BoundTable`].
+    Bounds,
+}
+
+impl TableKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableKind::Upper => "upper",
+            TableKind::Bounds => "bounds",
+        }
+    }
+}
+
+/// The table's replacement policy (see [`crate::table::replace`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ReplaceKind {
+    /// Always replace (the tutorial's).
+    #[default]
+    Always,
+    /// Keep the deeper entry.
+    Depth,
+    /// Two entries per slot: depth-preferred and always-replace.
+    TwoTier,
+    /// Eight entries per cache line; the victim minimises `depth - 8 * age`.
+    Bucket,
+}
+
+impl ReplaceKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplaceKind::Always => "always",
+            ReplaceKind::Depth => "depth",
+            ReplaceKind::TwoTier => "two-tier",
+            ReplaceKind::Bucket => "bucket",
+        }
+    }
+}
+
+/// What "depth" means to the depth-aware replacement policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DepthKind {
+    /// Empty cells of the position.
+    #[default]
+    Cells,
+    /// Bit length of the node count of the search that produced the entry.
+    Work,
+}
+
+impl DepthKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            DepthKind::Cells => "cells",
+            DepthKind::Work => "work",
+        }
+    }
+}
+
 /// Everything that selects a solver configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
@@ -50,17 +119,54 @@ pub struct Config {
     pub table_mb: usize,
     /// Keep the table between positions instead of clearing it before each one.
     pub keep_table: bool,
+    /// What the table keeps.
+    pub table: TableKind,
+    /// The table's replacement policy.
+    pub replace: ReplaceKind,
+    /// The depth measure of the depth-aware policies (ignored by `always`).
+    pub depth: DepthKind,
+    /// Count table statistics (see [`Solver::last_stats`]).
+    pub stats: bool,
 }
 
 impl Default for Config {
-    /// The reference configuration: the tutorial's solver with its 64 MB table,
-    /// cleared before each position.
+    /// The reference configuration: the tutorial's solver with its 64 MB
+    /// upper-bound, always-replace table, cleared before each position.
     fn default() -> Self {
         Config {
             kind: SolverKind::Reference,
             table_mb: 64,
             keep_table: false,
+            table: TableKind::Upper,
+            replace: ReplaceKind::Always,
+            depth: DepthKind::Cells,
+            stats: false,
         }
+    }
+}
+
+impl Config {
+    /// Whether the table options are the tutorial's (upper bounds, always replace),
+    /// at whatever size.
+    pub fn is_reference_table(&self) -> bool {
+        self.table == TableKind::Upper && self.replace == ReplaceKind::Always
+    }
+
+    /// A short name of the table options: `upper/always/64`, `bounds/bucket/16`,
+    /// `bounds/depth:work/64`, with `/keep` when the table is kept.
+    pub fn label(&self) -> String {
+        let depth = if self.replace != ReplaceKind::Always && self.depth == DepthKind::Work {
+            ":work"
+        } else {
+            ""
+        };
+        let keep = if self.keep_table { "/keep" } else { "" };
+        format!(
+            "{}/{}{depth}/{}{keep}",
+            self.table.name(),
+            self.replace.name(),
+            self.table_mb
+        )
     }
 }
 
@@ -78,6 +184,91 @@ pub struct Solution {
 #[derive(Clone, Debug)]
 enum Engine<const W: usize, const H: usize> {
     Reference(Reference<W, H, UpperTable>),
+    /// The reference search with any other table design or with statistics; the
+    /// one virtual call per position keeps the dispatch out of the search.
+    Tables(Box<dyn TableSearch<W, H>>),
+}
+
+/// A reference search over some table, behind one virtual call per position.
+trait TableSearch<const W: usize, const H: usize>: std::fmt::Debug {
+    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64);
+    fn clear(&mut self);
+    fn new_search(&mut self);
+    fn stats(&self) -> Option<TableStats>;
+    fn clone_box(&self) -> Box<dyn TableSearch<W, H>>;
+}
+
+impl<const W: usize, const H: usize, T, const STATS: bool> TableSearch<W, H>
+    for Reference<W, H, T, STATS>
+where
+    T: Table + Clone + std::fmt::Debug + 'static,
+{
+    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+        Reference::search(self, pos, alpha, beta)
+    }
+    fn clear(&mut self) {
+        Reference::clear(self)
+    }
+    fn new_search(&mut self) {
+        Reference::new_search(self)
+    }
+    fn stats(&self) -> Option<TableStats> {
+        Reference::stats(self)
+    }
+    fn clone_box(&self) -> Box<dyn TableSearch<W, H>> {
+        Box::new(self.clone())
+    }
+}
+
+impl<const W: usize, const H: usize> Clone for Box<dyn TableSearch<W, H>> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// The reference search over `table`, with or without statistics.
+fn boxed<const W: usize, const H: usize, T>(table: T, stats: bool) -> Box<dyn TableSearch<W, H>>
+where
+    T: Table + Clone + std::fmt::Debug + 'static,
+{
+    if stats {
+        Box::new(Reference::<W, H, T, true>::new(table))
+    } else {
+        Box::new(Reference::<W, H, T, false>::new(table))
+    }
+}
+
+/// The reference search over a [`BoundTable`] of the configured policy and depth.
+fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
+    config: &Config,
+) -> Result<Box<dyn TableSearch<W, H>>, TableError> {
+    let (mb, bits, st) = (config.table_mb, (W * (H + 1)) as u32, config.stats);
+    let work = config.depth == DepthKind::Work;
+    Ok(match (config.replace, work) {
+        (ReplaceKind::Always, _) => {
+            boxed(BoundTable::<Always, UPPER_ONLY, false>::new(mb, bits)?, st)
+        }
+        (ReplaceKind::Depth, false) => boxed(
+            BoundTable::<DepthPreferred, UPPER_ONLY, false>::new(mb, bits)?,
+            st,
+        ),
+        (ReplaceKind::Depth, true) => boxed(
+            BoundTable::<DepthPreferred, UPPER_ONLY, true>::new(mb, bits)?,
+            st,
+        ),
+        (ReplaceKind::TwoTier, false) => {
+            boxed(BoundTable::<TwoTier, UPPER_ONLY, false>::new(mb, bits)?, st)
+        }
+        (ReplaceKind::TwoTier, true) => {
+            boxed(BoundTable::<TwoTier, UPPER_ONLY, true>::new(mb, bits)?, st)
+        }
+        (ReplaceKind::Bucket, false) => {
+            boxed(BoundTable::<Bucket, UPPER_ONLY, false>::new(mb, bits)?, st)
+        }
+        (ReplaceKind::Bucket, true) => {
+            boxed(BoundTable::<Bucket, UPPER_ONLY, true>::new(mb, bits)?, st)
+        }
+    })
 }
 
 /// A solver for `W`x`H` boards; see the module documentation.
@@ -85,6 +276,7 @@ enum Engine<const W: usize, const H: usize> {
 pub struct Solver<const W: usize, const H: usize> {
     config: Config,
     engine: Engine<W, H>,
+    stats: Option<TableStats>,
 }
 
 /// The solver for the standard 7x6 board.
@@ -93,13 +285,22 @@ pub type Solver7x6 = Solver<7, 6>;
 impl<const W: usize, const H: usize> Solver<W, H> {
     /// Creates a solver, allocating its table.
     pub fn new(config: Config) -> Result<Self, TableError> {
+        let upper = || UpperTable::for_board(config.table_mb, Board::<W, H>::MIN_SCORE);
         let engine = match config.kind {
-            SolverKind::Reference => Engine::Reference(Reference::new(UpperTable::for_board(
-                config.table_mb,
-                Board::<W, H>::MIN_SCORE,
-            )?)),
+            SolverKind::Reference => match (config.table, config.replace) {
+                (TableKind::Upper, ReplaceKind::Always) if !config.stats => {
+                    Engine::Reference(Reference::new(upper()?))
+                }
+                (TableKind::Upper, ReplaceKind::Always) => Engine::Tables(boxed(upper()?, true)),
+                (TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
+                (TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
+            },
         };
-        Ok(Solver { config, engine })
+        Ok(Solver {
+            config,
+            engine,
+            stats: None,
+        })
     }
 
     /// The configuration this solver was built with.
@@ -111,12 +312,21 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn clear(&mut self) {
         match &mut self.engine {
             Engine::Reference(r) => r.clear(),
+            Engine::Tables(t) => t.clear(),
         }
+    }
+
+    /// The table statistics of the last [`Solver::solve`], if the configuration
+    /// counts them.
+    pub fn last_stats(&self) -> Option<TableStats> {
+        self.stats
     }
 
     /// Solves `pos`, which must not be over (parsing guarantees that).
     ///
-    /// The table is cleared first unless the configuration keeps it.
+    /// The table is cleared first unless the configuration keeps it (then its
+    /// entries age by one generation). In weak mode the score is the sign of the
+    /// search's answer.
     pub fn solve(&mut self, pos: &Board<W, H>, mode: Mode) -> Solution {
         let half = (W * H / 2) as i32;
         let (alpha, beta) = match mode {
@@ -124,8 +334,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Mode::Weak => (-1, 1),
         };
         let mut s = self.solve_window(pos, alpha, beta);
-        // In weak mode the search only proves on which side of [-1, 1] the score lies
-        // (a win found at once still reports its exact value): keep the sign.
+        // A fail-soft search may answer outside the window (a win found at once, or a
+        // kept table's bounds): a weak answer is only the side of the window it fell on.
         if mode == Mode::Weak {
             s.score = s.score.signum();
         }
@@ -142,16 +352,20 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         debug_assert!(alpha < beta);
         if !self.config.keep_table {
             self.clear();
+        } else if let Engine::Tables(t) = &mut self.engine {
+            t.new_search();
         }
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
+            Engine::Tables(t) => t.search(pos, alpha, beta),
         };
-        Solution {
-            score,
-            nodes,
-            time: start.elapsed(),
-        }
+        let time = start.elapsed();
+        self.stats = match &self.engine {
+            Engine::Reference(_) => None,
+            Engine::Tables(t) => t.stats(),
+        };
+        Solution { score, nodes, time }
     }
 }
 

@@ -7,25 +7,53 @@
 
 use crate::moves::center_first;
 use crate::position::Board;
-use crate::table::{Bound, Table};
+use crate::table::{Bound, Table, TableStats, work_depth};
 
 /// The tutorial's solver state: its table and its node counter.
 ///
 /// With [`crate::table::UpperTable`] this is exactly the tutorial's program. Any
 /// other [`Table`] plugs in: its lower bounds raise alpha, exact scores answer at
 /// once, and its best move is searched first.
+///
+/// With `STATS` the search counts its use of the table in a [`TableStats`]; the
+/// counting never changes the search (same nodes, same scores), and without it the
+/// counters are compiled out.
 #[derive(Clone, Debug)]
-pub struct Reference<const W: usize, const H: usize, T> {
+pub struct Reference<const W: usize, const H: usize, T, const STATS: bool = false> {
     table: T,
     nodes: u64,
+    stats: TableStats,
 }
 
-impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
+impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H, T, STATS> {
     const ORDER: [usize; W] = center_first::<W>();
 
     /// A solver using `table`.
     pub fn new(table: T) -> Self {
-        Reference { table, nodes: 0 }
+        Reference {
+            table,
+            nodes: 0,
+            stats: TableStats::default(),
+        }
+    }
+
+    /// Starts a new root position while keeping the table (ages its entries).
+    pub fn new_search(&mut self) {
+        self.table.new_search();
+    }
+
+    /// The table counters of the last [`Reference::search`], if `STATS` is on
+    /// (the occupancy is sampled now, so that the search's time does not include it).
+    pub fn stats(&self) -> Option<TableStats> {
+        STATS.then(|| TableStats {
+            hashfull: u64::from(self.table.hashfull()),
+            ..self.stats
+        })
+    }
+
+    /// The table.
+    pub fn table(&self) -> &T {
+        &self.table
     }
 
     /// Empties the table.
@@ -37,7 +65,15 @@ impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
     /// explored with the score.
     pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
         self.nodes = 0;
+        let overwrites = self.table.overwrites();
+        if STATS {
+            self.stats = TableStats::default();
+        }
         let score = self.negamax(*pos, alpha, beta);
+        if STATS {
+            self.stats.overwrites = self.table.overwrites() - overwrites;
+            self.stats.searches = 1;
+        }
         (score, self.nodes)
     }
 
@@ -50,6 +86,7 @@ impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
     /// (fail high).
     fn negamax(&mut self, pos: Board<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
+        let nodes0 = self.nodes;
         self.nodes += 1;
 
         // A full board is a draw.
@@ -68,16 +105,36 @@ impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
         // the table may know a tighter upper bound.
         let mut max = ((W * H - 1 - pos.moves_played()) / 2) as i32;
         let mut hint = None;
+        // Only counted with STATS: whether `max` came from the table.
+        let mut upper_hit = false;
+        if STATS {
+            self.stats.probes += 1;
+        }
         if let Some(hit) = self.table.probe(pos.key()) {
             hint = hit.best;
+            if STATS {
+                self.stats.hits += 1;
+                upper_hit = hit.bound == Bound::Upper;
+            }
             match hit.bound {
                 Bound::Upper => max = hit.score,
-                Bound::Exact => return hit.score,
+                Bound::Exact => {
+                    if STATS {
+                        self.stats.cut_exact += 1;
+                    }
+                    return hit.score;
+                }
                 Bound::Lower => {
                     if alpha < hit.score {
                         alpha = hit.score;
                         if alpha >= beta {
+                            if STATS {
+                                self.stats.cut_lower += 1;
+                            }
                             return alpha;
+                        }
+                        if STATS {
+                            self.stats.narrow_alpha += 1;
                         }
                     }
                 }
@@ -88,15 +145,32 @@ impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
             beta = max;
             // The window is empty: the bound alone answers.
             if alpha >= beta {
+                if STATS && upper_hit {
+                    self.stats.cut_upper += 1;
+                }
                 return beta;
+            }
+            if STATS && upper_hit {
+                self.stats.narrow_beta += 1;
             }
         }
 
         let alpha0 = alpha;
-        let depth = (W * H - pos.moves_played()) as u8;
+        let cells = (W * H - pos.moves_played()) as u8;
+        // The work measure, if the table wants it, once the children are searched.
+        let depth = |nodes: u64| {
+            if T::DEPTH_IS_WORK {
+                work_depth(nodes - nodes0)
+            } else {
+                cells
+            }
+        };
         let mut best = None;
         // The table's move first (if any), then center first.
         let first = hint.map(usize::from).filter(|&c| c < W && pos.can_play(c));
+        if STATS && first.is_some() {
+            self.stats.hints += 1;
+        }
         let order = first.into_iter().chain(
             Self::ORDER
                 .iter()
@@ -109,6 +183,13 @@ impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
             let score = -self.negamax(next, -beta, -alpha);
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
+                if STATS {
+                    self.stats.stores += 1;
+                    if Some(col) == first {
+                        self.stats.hint_cuts += 1;
+                    }
+                }
+                let depth = depth(self.nodes);
                 self.table
                     .store(pos.key(), score, Bound::Lower, Some(col as u8), depth);
                 return score;
@@ -127,6 +208,10 @@ impl<const W: usize, const H: usize, T: Table> Reference<W, H, T> {
         } else {
             Bound::Upper
         };
+        if STATS {
+            self.stats.stores += 1;
+        }
+        let depth = depth(self.nodes);
         self.table.store(pos.key(), alpha, bound, best, depth);
         alpha
     }

@@ -1,13 +1,23 @@
 //! Transposition tables: one file per design.
 //!
 //! * [`upper`]: the tutorial's table (always replace, 56-bit key, 8-bit upper bound).
+//! * [`bounds`]: a chess-style table (key, score, bound kind, best move, depth and
+//!   age in one `u64`), generic over a replacement policy from [`replace`]; it also
+//!   serves the "upper" kind with policies other than always-replace.
+//! * [`stats`]: the counters of [`TableStats`].
 //!
 //! Every table is allocated once, is never resized while searching, and treats an
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
 //! touched (see [`DirtyBlocks`]).
 
+pub mod bounds;
+pub mod replace;
+pub mod stats;
 pub mod upper;
 
+pub use bounds::{BoundTable, Entry};
+pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
+pub use stats::TableStats;
 pub use upper::UpperTable;
 
 /// What a stored score says about the true score.
@@ -39,15 +49,44 @@ pub struct Hit {
 /// keeps upper bounds only and ignores lower bounds) but must never answer with
 /// something that was not stored for that key.
 pub trait Table {
+    /// Whether [`Table::store`] wants the work of the search as its `depth` (the bit
+    /// length of the number of nodes the search of that position took, see
+    /// [`work_depth`]) instead of the number of empty cells.
+    const DEPTH_IS_WORK: bool = false;
+
     /// What the table holds for `key`, if anything.
     fn probe(&mut self, key: u64) -> Option<Hit>;
 
-    /// Records what a search found for `key`. `depth` is the number of empty cells
-    /// (a measure of how much work the result stands for).
+    /// Records what a search found for `key`. `depth` measures how much work the
+    /// result stands for: the number of empty cells, or [`work_depth`] of the
+    /// search's node count when [`Table::DEPTH_IS_WORK`] is true.
     fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8);
 
     /// Forgets everything.
     fn clear(&mut self);
+
+    /// Starts the search of a new root position while keeping the content: tables
+    /// with an age advance their generation so that older entries are replaced
+    /// first. Does nothing by default.
+    fn new_search(&mut self) {}
+
+    /// Occupancy in per mille, sampled over the first 1000 entries like UCI's
+    /// `hashfull` (entries of older generations do not count).
+    fn hashfull(&self) -> u32;
+
+    /// How many stores destroyed an entry of another position since the table was
+    /// created (0 if the design does not count them).
+    fn overwrites(&self) -> u64 {
+        0
+    }
+}
+
+/// The work of a search of `nodes` nodes as a depth: the bit length of `nodes`
+/// (1 node: 1, 2-3 nodes: 2, ..., capped at 63 to fit a 6-bit field).
+#[inline]
+pub const fn work_depth(nodes: u64) -> u8 {
+    let bits = u64::BITS - nodes.leading_zeros();
+    if bits > 63 { 63 } else { bits as u8 }
 }
 
 /// Why a table could not be created.
@@ -64,6 +103,16 @@ pub enum TableError {
     Alloc {
         /// Requested size in megabytes.
         mb: usize,
+    },
+    /// The table has too few index slots for its truncated keys to stay exact.
+    #[error(
+        "a {mb} MB table is too small for {key_bits}-bit keys (index and stored key bits must cover the key)"
+    )]
+    KeyTooWide {
+        /// Requested size in megabytes.
+        mb: usize,
+        /// Bits of the board's keys.
+        key_bits: u32,
     },
 }
 
@@ -180,6 +229,16 @@ mod tests {
         assert_eq!(prev_prime(1 << 23), 8_388_593);
         assert_eq!(next_prime(1 << 24), 16_777_259);
         assert!(is_prime(2) && is_prime(3) && !is_prime(1) && !is_prime(9));
+    }
+
+    #[test]
+    fn work_depth_is_the_bit_length() {
+        assert_eq!(work_depth(0), 0);
+        assert_eq!(work_depth(1), 1);
+        assert_eq!(work_depth(3), 2);
+        assert_eq!(work_depth(4), 3);
+        assert_eq!(work_depth(1 << 40), 41);
+        assert_eq!(work_depth(u64::MAX), 63, "capped to the 6-bit field");
     }
 
     #[test]

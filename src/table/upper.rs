@@ -33,6 +33,8 @@ pub struct UpperTable {
     dirty: DirtyBlocks,
     /// `MIN_SCORE` of the board: values are `score - min_score + 1`.
     min_score: i32,
+    /// Stores that replaced an entry of another position.
+    overwrites: u64,
 }
 
 impl UpperTable {
@@ -58,6 +60,7 @@ impl UpperTable {
             slots: alloc_zeroed(slots, mb)?,
             dirty: DirtyBlocks::new(slots),
             min_score,
+            overwrites: 0,
         })
     }
 
@@ -86,6 +89,8 @@ impl UpperTable {
         let slot = &mut self.slots[i];
         if *slot == 0 {
             self.dirty.mark(i);
+        } else if *slot & KEY_MASK != key {
+            self.overwrites += 1;
         }
         *slot = key | (u64::from(value) << KEY_BITS);
     }
@@ -134,6 +139,16 @@ impl Table for UpperTable {
 
     fn clear(&mut self) {
         UpperTable::clear(self);
+    }
+
+    fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(1000);
+        let full = self.slots[..n].iter().filter(|&&s| s != 0).count();
+        (full * 1000 / n.max(1)) as u32
+    }
+
+    fn overwrites(&self) -> u64 {
+        self.overwrites
     }
 }
 

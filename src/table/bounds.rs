@@ -1,0 +1,487 @@
+//! A chess-style transposition table: bounds of every kind, best move, depth, age.
+//!
+//! # Entry layout (one `u64`)
+//!
+//! | bits   | width | field | meaning                                                        |
+//! |--------|-------|-------|----------------------------------------------------------------|
+//! | 0..40  | 40    | key   | the low 40 bits of the position key (`current + mask`)          |
+//! | 40..46 | 6     | score | `score + 32` (scores lie in `-28..=28` on every legal board)    |
+//! | 46..48 | 2     | bound | 0 = empty, 1 = upper, 2 = lower, 3 = exact                      |
+//! | 48..51 | 3     | best  | best or refuting move, 0-based column; 7 = none                 |
+//! | 51..57 | 6     | depth | empty cells, or [`super::work_depth`] of the search's nodes      |
+//! | 57..64 | 7     | age   | the table's generation when the entry was written              |
+//!
+//! * **Empty**: an all-zero word. Every stored entry has a non-zero bound field, so
+//!   an empty slot can never pass for the empty board, whose key is 0.
+//! * **Index**: the entry lives in set `key mod sets` (`sets` a prime), in one of
+//!   the policy's [`Replace::WAYS`] slots. The key is truncated to 40 bits but stays
+//!   exact: from `key mod sets` and `key mod 2^40` the Chinese remainder theorem
+//!   gives back `key mod (sets * 2^40)`, which is the key itself as long as
+//!   `sets * 2^40` exceeds every key. A 7x6 key has 49 bits, so any table with at
+//!   least 512 sets is exact; the constructor checks this for the board at hand.
+//! * **Best move**: 3 bits hold columns 0..=6; on wider boards the move of columns
+//!   7 and above is not kept (the entry says "none").
+//! * **No mate-distance adjustment**: chess engines rewrite mate scores when they
+//!   store and probe them, because "mate in n" counts plies from the node where it
+//!   was found. A Connect Four score counts the winner's stones from the start of
+//!   the game (`22 - stones` on 7x6), so it already means the same thing wherever in
+//!   the tree the position turns up, and it is stored as it is.
+//! * **Replacement**: the policy type parameter `P` (see [`super::replace`]).
+//!   `UPPER_ONLY` turns the table into the tutorial's kind with another policy:
+//!   lower bounds are dropped, exact scores are kept as upper bounds, no best move.
+//!   `WORK` makes the depth field the work of the search instead of empty cells.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::replace::Replace;
+use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
+
+const KEY_BITS: u32 = 40;
+const SCORE_BITS: u32 = 6;
+const BOUND_BITS: u32 = 2;
+const BEST_BITS: u32 = 3;
+const DEPTH_BITS: u32 = 6;
+const AGE_BITS: u32 = 7;
+
+const SCORE_SHIFT: u32 = KEY_BITS;
+const BOUND_SHIFT: u32 = SCORE_SHIFT + SCORE_BITS;
+const BEST_SHIFT: u32 = BOUND_SHIFT + BOUND_BITS;
+const DEPTH_SHIFT: u32 = BEST_SHIFT + BEST_BITS;
+const AGE_SHIFT: u32 = DEPTH_SHIFT + DEPTH_BITS;
+
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
+const BOUND_MASK: u64 = (1 << BOUND_BITS) - 1;
+const BEST_MASK: u64 = (1 << BEST_BITS) - 1;
+const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
+const AGE_MASK: u64 = (1 << AGE_BITS) - 1;
+
+/// Added to a score to store it: scores `-32..=31` fit the 6-bit field.
+const SCORE_OFFSET: i32 = 1 << (SCORE_BITS - 1);
+/// The `best` field value that means "no move".
+const NO_MOVE: u64 = BEST_MASK;
+
+const _: () = assert!(
+    KEY_BITS + SCORE_BITS + BOUND_BITS + BEST_BITS + DEPTH_BITS + AGE_BITS == u64::BITS,
+    "the fields fill one u64 exactly"
+);
+// Legal boards have W * (H + 1) <= 56, so W * H <= 48 and |score| <= 24 < 32.
+const _: () = assert!(SCORE_OFFSET > 28, "every score fits the score field");
+const _: () = assert!(DEPTH_MASK >= 63, "work depths up to 63 fit the depth field");
+const _: () = assert!(BEST_MASK >= 7, "the 7x6 board's columns and 'none' fit");
+
+/// One packed table entry (see the module documentation for the layout).
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Entry(pub u64);
+
+impl Entry {
+    /// The empty entry (all zero).
+    pub const EMPTY: Entry = Entry(0);
+
+    /// Packs the fields.
+    ///
+    /// Preconditions (`debug_assert!`ed): `-32 <= score < 32`, `depth < 64`; only
+    /// the low 40 bits of `key` and 7 bits of `age` are kept; a `best` column above
+    /// 6 is stored as "none".
+    #[inline]
+    pub const fn new(
+        key: u64,
+        score: i32,
+        bound: Bound,
+        best: Option<u8>,
+        depth: u8,
+        age: u8,
+    ) -> Self {
+        debug_assert!(score >= -SCORE_OFFSET && score < SCORE_OFFSET);
+        debug_assert!((depth as u64) <= DEPTH_MASK);
+        let bound = match bound {
+            Bound::Upper => 1,
+            Bound::Lower => 2,
+            Bound::Exact => 3,
+        };
+        let best = match best {
+            Some(c) if (c as u64) < NO_MOVE => c as u64,
+            _ => NO_MOVE,
+        };
+        Entry(
+            (key & KEY_MASK)
+                | (((score + SCORE_OFFSET) as u64 & SCORE_MASK) << SCORE_SHIFT)
+                | (bound << BOUND_SHIFT)
+                | (best << BEST_SHIFT)
+                | ((depth as u64 & DEPTH_MASK) << DEPTH_SHIFT)
+                | ((age as u64 & AGE_MASK) << AGE_SHIFT),
+        )
+    }
+
+    /// Whether the entry is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        (self.0 >> BOUND_SHIFT) & BOUND_MASK == 0
+    }
+
+    /// Whether the entry holds position `key` (never true for an empty entry).
+    #[inline]
+    pub const fn holds(self, key: u64) -> bool {
+        self.0 & KEY_MASK == key & KEY_MASK && !self.is_empty()
+    }
+
+    /// The stored key bits (the low 40 bits of the key).
+    #[inline]
+    pub const fn key_bits(self) -> u64 {
+        self.0 & KEY_MASK
+    }
+
+    /// The score.
+    #[inline]
+    pub const fn score(self) -> i32 {
+        ((self.0 >> SCORE_SHIFT) & SCORE_MASK) as i32 - SCORE_OFFSET
+    }
+
+    /// The bound kind, `None` for an empty entry.
+    #[inline]
+    pub const fn bound(self) -> Option<Bound> {
+        match (self.0 >> BOUND_SHIFT) & BOUND_MASK {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+
+    /// The best move, if any.
+    #[inline]
+    pub const fn best(self) -> Option<u8> {
+        let b = (self.0 >> BEST_SHIFT) & BEST_MASK;
+        if b == NO_MOVE { None } else { Some(b as u8) }
+    }
+
+    /// The depth.
+    #[inline]
+    pub const fn depth(self) -> u8 {
+        ((self.0 >> DEPTH_SHIFT) & DEPTH_MASK) as u8
+    }
+
+    /// The generation the entry was written in.
+    #[inline]
+    pub const fn age(self) -> u8 {
+        ((self.0 >> AGE_SHIFT) & AGE_MASK) as u8
+    }
+
+    /// Generations since the entry was written, when the table is at `generation`.
+    #[inline]
+    pub const fn relative_age(self, generation: u8) -> u8 {
+        (generation.wrapping_sub(self.age()) as u64 & AGE_MASK) as u8
+    }
+}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("Entry(empty)");
+        }
+        f.debug_struct("Entry")
+            .field("key_bits", &self.key_bits())
+            .field("score", &self.score())
+            .field("bound", &self.bound())
+            .field("best", &self.best())
+            .field("depth", &self.depth())
+            .field("age", &self.age())
+            .finish()
+    }
+}
+
+/// One 64-byte cache line of 8 entries; sets of 1, 2 or 8 ways never straddle two.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Line([u64; 8]);
+
+const _: () = assert!(std::mem::size_of::<Line>() == 64 && std::mem::align_of::<Line>() == 64);
+
+/// The generation mask: ages wrap after 128 generations.
+const GENERATIONS: u8 = AGE_MASK as u8;
+
+/// A table of packed [`Entry`]s in sets of `P::WAYS` slots, replaced by policy `P`.
+///
+/// `UPPER_ONLY` keeps upper bounds only (the tutorial's use), `WORK` measures depth
+/// as work (see the module documentation).
+pub struct BoundTable<P, const UPPER_ONLY: bool, const WORK: bool> {
+    lines: Vec<Line>,
+    sets: usize,
+    dirty: DirtyBlocks,
+    generation: u8,
+    overwrites: u64,
+    policy: PhantomData<P>,
+}
+
+impl<P, const U: bool, const WK: bool> Clone for BoundTable<P, U, WK> {
+    fn clone(&self) -> Self {
+        BoundTable {
+            lines: self.lines.clone(),
+            sets: self.sets,
+            dirty: self.dirty.clone(),
+            generation: self.generation,
+            overwrites: self.overwrites,
+            policy: PhantomData,
+        }
+    }
+}
+
+impl<P: Replace, const U: bool, const WK: bool> fmt::Debug for BoundTable<P, U, WK> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BoundTable")
+            .field("policy", &P::NAME)
+            .field("upper_only", &U)
+            .field("work", &WK)
+            .field("sets", &self.sets)
+            .field("generation", &self.generation)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_ONLY, WORK> {
+    const WAYS_FIT: () = assert!(P::WAYS == 1 || P::WAYS == 2 || P::WAYS == 8);
+
+    /// A table of at most `mb` megabytes (2^20 bytes) for keys of `key_bits` bits:
+    /// the largest prime number of sets of `P::WAYS` entries that fits.
+    pub fn new(mb: usize, key_bits: u32) -> Result<Self, TableError> {
+        let () = Self::WAYS_FIT;
+        if mb == 0 {
+            return Err(TableError::TooSmall { mb });
+        }
+        let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
+        let sets = prev_prime((bytes / 8 / P::WAYS) as u64) as usize;
+        // Exact keys need sets * 2^40 > every key (Chinese remainder theorem).
+        if key_bits > KEY_BITS && (sets as u128) < (1u128 << (key_bits - KEY_BITS)) {
+            return Err(TableError::KeyTooWide { mb, key_bits });
+        }
+        let lines = (sets * P::WAYS).div_ceil(8);
+        Ok(BoundTable {
+            lines: alloc_zeroed(lines, mb)?,
+            sets,
+            dirty: DirtyBlocks::new(lines * 8),
+            generation: 0,
+            overwrites: 0,
+            policy: PhantomData,
+        })
+    }
+
+    /// Number of entries (sets times ways).
+    pub fn len(&self) -> usize {
+        self.sets * P::WAYS
+    }
+
+    /// Always false: a table has at least one set.
+    pub fn is_empty(&self) -> bool {
+        self.sets == 0
+    }
+
+    /// The current generation (advanced by [`Table::new_search`]).
+    pub fn generation(&self) -> u8 {
+        self.generation
+    }
+
+    /// The entry in flat slot `i` (sets are consecutive runs of `P::WAYS` slots).
+    pub fn entry(&self, i: usize) -> Entry {
+        Entry(self.lines[i / 8].0[i % 8])
+    }
+
+    /// The first slot of `key`'s set.
+    #[inline]
+    fn first_slot(&self, key: u64) -> usize {
+        (key % self.sets as u64) as usize * P::WAYS
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn find(&self, key: u64) -> Option<Entry> {
+        let first = self.first_slot(key);
+        let line = &self.lines[first / 8].0;
+        let off = first % 8;
+        line[off..off + P::WAYS]
+            .iter()
+            .map(|&e| Entry(e))
+            .find(|e| e.holds(key))
+    }
+
+    /// Writes `entry` into its set under the policy.
+    #[inline]
+    pub fn put(&mut self, key: u64, entry: Entry) {
+        let first = self.first_slot(key);
+        self.dirty.mark(first);
+        let off = first % 8;
+        let set = &mut self.lines[first / 8].0[off..off + P::WAYS];
+        let lost = P::place(set, key, entry, self.generation);
+        self.overwrites += u64::from(lost);
+    }
+}
+
+impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
+    for BoundTable<P, UPPER_ONLY, WORK>
+{
+    const DEPTH_IS_WORK: bool = WORK;
+
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Hit> {
+        let e = self.find(key)?;
+        Some(Hit {
+            score: e.score(),
+            bound: e.bound()?,
+            best: e.best(),
+        })
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
+        let (bound, best) = if UPPER_ONLY {
+            match bound {
+                Bound::Lower => return,
+                Bound::Upper | Bound::Exact => (Bound::Upper, None),
+            }
+        } else {
+            (bound, best)
+        };
+        let entry = Entry::new(key, score, bound, best, depth, self.generation);
+        self.put(key, entry);
+    }
+
+    fn clear(&mut self) {
+        let lines = &mut self.lines;
+        self.dirty.drain(|first| lines[first / 8] = Line::default());
+    }
+
+    fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1) & GENERATIONS;
+    }
+
+    fn hashfull(&self) -> u32 {
+        let n = self.len().min(1000);
+        let full = (0..n)
+            .map(|i| self.entry(i))
+            .filter(|e| !e.is_empty() && e.age() == self.generation)
+            .count();
+        (full * 1000 / n.max(1)) as u32
+    }
+
+    fn overwrites(&self) -> u64 {
+        self.overwrites
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::replace::{Always, Bucket, DepthPreferred, TwoTier};
+
+    #[test]
+    fn entry_round_trips_every_field_range() {
+        let keys = [0, 1, KEY_MASK, (1 << 49) - 1, 0x1234_5678_9abc];
+        let bounds = [Bound::Upper, Bound::Lower, Bound::Exact];
+        for key in keys {
+            for score in -SCORE_OFFSET..SCORE_OFFSET {
+                for bound in bounds {
+                    for best in (0..7).map(Some).chain([None]) {
+                        for depth in [0, 1, 21, 42, 63] {
+                            for age in [0, 1, 64, 127] {
+                                let e = Entry::new(key, score, bound, best, depth, age);
+                                assert!(!e.is_empty());
+                                assert!(e.holds(key));
+                                assert_eq!(e.key_bits(), key & KEY_MASK);
+                                assert_eq!(e.score(), score);
+                                assert_eq!(e.bound(), Some(bound));
+                                assert_eq!(e.best(), best);
+                                assert_eq!(e.depth(), depth);
+                                assert_eq!(e.age(), age);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // columns beyond the field are dropped, not wrapped
+        assert_eq!(Entry::new(5, 0, Bound::Exact, Some(7), 0, 0).best(), None);
+        assert_eq!(Entry::new(5, 0, Bound::Exact, Some(9), 0, 0).best(), None);
+    }
+
+    #[test]
+    fn empty_slot_is_not_the_empty_board() {
+        assert!(Entry::EMPTY.is_empty());
+        assert!(!Entry::EMPTY.holds(0), "an empty slot must not match key 0");
+        assert_eq!(Entry::EMPTY.bound(), None);
+        // the empty board (key 0) with score 0 and no move is still non-zero
+        let e = Entry::new(0, -SCORE_OFFSET, Bound::Upper, None, 0, 0);
+        assert_ne!(e.0, 0);
+        assert!(e.holds(0));
+        fn check<P: Replace>() {
+            let mut t = BoundTable::<P, false, false>::new(1, 49).unwrap();
+            assert_eq!(t.probe(0), None);
+            t.store(0, 3, Bound::Exact, Some(3), 42);
+            assert_eq!(
+                t.probe(0),
+                Some(Hit {
+                    score: 3,
+                    bound: Bound::Exact,
+                    best: Some(3)
+                })
+            );
+            // another position of the same set is told apart by its key bits
+            let other = t.sets as u64;
+            assert_eq!(t.probe(other), None);
+        }
+        check::<Always>();
+        check::<DepthPreferred>();
+        check::<TwoTier>();
+        check::<Bucket>();
+    }
+
+    #[test]
+    fn upper_only_keeps_upper_bounds() {
+        let mut t = BoundTable::<Always, true, false>::new(1, 49).unwrap();
+        t.store(10, 4, Bound::Lower, Some(2), 5);
+        assert_eq!(t.probe(10), None);
+        t.store(10, 4, Bound::Exact, Some(2), 5);
+        assert_eq!(
+            t.probe(10),
+            Some(Hit {
+                score: 4,
+                bound: Bound::Upper,
+                best: None
+            })
+        );
+    }
+
+    #[test]
+    fn clear_and_hashfull() {
+        let mut t = BoundTable::<Bucket, false, false>::new(1, 49).unwrap();
+        assert_eq!(t.hashfull(), 0);
+        for k in 0..200_000u64 {
+            t.store(
+                k * 7919,
+                (k % 40) as i32 - 20,
+                Bound::Exact,
+                None,
+                (k % 43) as u8,
+            );
+        }
+        let h = t.hashfull();
+        assert!(h > 0 && h <= 1000, "{h}");
+        t.new_search();
+        assert_eq!(t.hashfull(), 0, "older generations do not count");
+        t.clear();
+        assert!(t.lines.iter().all(|l| l.0 == [0; 8]));
+        assert_eq!(t.probe(7919), None);
+    }
+
+    #[test]
+    fn too_small_for_the_key_is_an_error() {
+        assert!(BoundTable::<Bucket, false, false>::new(1, 49).is_ok());
+        assert_eq!(
+            BoundTable::<Bucket, false, false>::new(1, 56).unwrap_err(),
+            TableError::KeyTooWide {
+                mb: 1,
+                key_bits: 56
+            }
+        );
+        assert!(BoundTable::<Always, false, false>::new(0, 49).is_err());
+    }
+}

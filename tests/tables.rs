@@ -1,0 +1,178 @@
+//! Every table design and replacement policy gives exact scores with the reference
+//! search, on Pascal Pons' test sets (strong and weak).
+//!
+//! The sets are read from `../shared/pons-testsets` (or `$C4_PONS_DIR`); the tests
+//! say so and pass if the folder is missing. Tables are 4 MB so that replacement
+//! happens often. What runs by default (well under two minutes in the test
+//! profile on a loaded 2-core machine) for each of the 11 configurations:
+//!
+//! * `Test_L3_R1` (End-Easy) in full, strong and weak;
+//! * `Test_L2_R1` (Middle-Easy): every 5th position weak, every 25th strong;
+//! * `Test_L2_R2` (Middle-Medium): the first 2 positions, strong and weak;
+//! * kept tables (ages at work): every 4th of `Test_L3_R1`, every 100th of
+//!   `Test_L2_R1`, strong then weak;
+//! * `Test_L1_R1` (Begin-Easy): positions 1 and 3 to 5, weak, with the bounds
+//!   table only (a few million nodes in all; position 2, `6146`, takes 1.5*10^8
+//!   nodes weak even with the bounds table, and the reference search needs seconds
+//!   per position there).
+//!
+//! The full runs, including `Test_L2_R2` in full, are ignored by default:
+//!
+//! ```text
+//! cargo test --release --test tables -- --ignored
+//! ```
+
+use std::path::PathBuf;
+
+use c4solver::table::TableStats;
+use c4solver::testset::TestSet;
+use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6, TableKind};
+
+fn set(name: &str) -> Option<TestSet> {
+    let dir = std::env::var_os("C4_PONS_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pons-testsets"),
+        PathBuf::from,
+    );
+    let path = dir.join(name);
+    if !path.is_file() {
+        eprintln!("skipped: {} not found", path.display());
+        return None;
+    }
+    Some(TestSet::read(&path).expect("readable test set"))
+}
+
+/// Every table design and policy (the depth-aware policies with both measures).
+fn configs() -> Vec<Config> {
+    let mut out = Vec::new();
+    for table in [TableKind::Upper, TableKind::Bounds] {
+        for replace in [
+            ReplaceKind::Always,
+            ReplaceKind::Depth,
+            ReplaceKind::TwoTier,
+            ReplaceKind::Bucket,
+        ] {
+            for depth in [DepthKind::Cells, DepthKind::Work] {
+                if replace == ReplaceKind::Always && depth == DepthKind::Work {
+                    continue;
+                }
+                out.push(Config {
+                    table,
+                    replace,
+                    depth,
+                    table_mb: 4,
+                    stats: true,
+                    ..Config::default()
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Solves the positions `pick` selects in every mode, checking scores and the
+/// statistics' invariants.
+fn check(config: Config, name: &str, modes: &[Mode], pick: impl Fn(usize) -> bool) {
+    let Some(set) = set(name) else { return };
+    let mut solver = Solver7x6::new(config).unwrap();
+    for &mode in modes {
+        let mut total = TableStats::default();
+        for (i, e) in set.entries.iter().enumerate().filter(|(i, _)| pick(*i)) {
+            let got = solver.solve(&e.position, mode).score;
+            let want = match mode {
+                Mode::Strong => e.score,
+                Mode::Weak => e.score.signum(),
+            };
+            assert_eq!(
+                got,
+                want,
+                "{} {mode:?} {name} #{}: {}",
+                config.label(),
+                i + 1,
+                e.moves
+            );
+            let st = solver.last_stats().expect("stats on");
+            assert_eq!(st.check(), Ok(()), "{st:?}");
+            total.add(&st);
+        }
+        assert_eq!(total.check(), Ok(()), "{total:?}");
+    }
+}
+
+const BOTH: [Mode; 2] = [Mode::Strong, Mode::Weak];
+
+#[test]
+fn end_easy_in_full() {
+    for c in configs() {
+        check(c, "Test_L3_R1", &BOTH, |_| true);
+    }
+}
+
+#[test]
+fn middle_easy_sampled() {
+    for c in configs() {
+        check(c, "Test_L2_R1", &[Mode::Weak], |i| i % 5 == 0);
+        check(c, "Test_L2_R1", &[Mode::Strong], |i| i % 25 == 0);
+    }
+}
+
+#[test]
+fn middle_medium_sampled() {
+    for c in configs() {
+        check(c, "Test_L2_R2", &BOTH, |i| i < 2);
+    }
+}
+
+#[test]
+fn begin_easy_first_positions_weak_with_bounds() {
+    let config = Config {
+        table: TableKind::Bounds,
+        replace: ReplaceKind::TwoTier,
+        table_mb: 16,
+        stats: true,
+        ..Config::default()
+    };
+    check(config, "Test_L1_R1", &[Mode::Weak], |i| i < 5 && i != 1);
+}
+
+#[test]
+fn kept_tables_stay_exact() {
+    // Ages matter only when the table is kept: every depth-aware policy, kept
+    // between positions and between strong and weak searches.
+    for mut c in configs() {
+        c.keep_table = true;
+        check(c, "Test_L3_R1", &BOTH, |i| i % 4 == 0);
+        check(c, "Test_L2_R1", &BOTH, |i| i % 100 == 0);
+    }
+}
+
+#[test]
+fn statistics_do_not_change_the_reference_search() {
+    let Some(set) = set("Test_L3_R1") else { return };
+    let mut plain = Solver7x6::new(Config::default()).unwrap();
+    let mut counted = Solver7x6::new(Config {
+        stats: true,
+        ..Config::default()
+    })
+    .unwrap();
+    let mut total = TableStats::default();
+    for e in &set.entries {
+        let a = plain.solve(&e.position, Mode::Strong);
+        let b = counted.solve(&e.position, Mode::Strong);
+        assert_eq!((a.score, a.nodes), (b.score, b.nodes), "{}", e.moves);
+        assert!(plain.last_stats().is_none());
+        total.add(&counted.last_stats().unwrap());
+    }
+    assert_eq!(total.check(), Ok(()));
+    assert!(total.hits > 0 && total.cut_upper > 0);
+    assert_eq!(total.hints, 0, "the tutorial's table keeps no moves");
+}
+
+#[test]
+#[ignore = "minutes: cargo test --release --test tables -- --ignored"]
+fn full_runs() {
+    for c in configs() {
+        check(c, "Test_L3_R1", &BOTH, |_| true);
+        check(c, "Test_L2_R1", &BOTH, |_| true);
+        check(c, "Test_L2_R2", &BOTH, |_| true);
+    }
+}
