@@ -284,7 +284,7 @@ fn bench_checks_and_prints_tables() {
     assert!(s.contains("Mismatches: 1"), "{s}");
     assert!(
         s.contains(&format!(
-            "- reference strong wrong #1: {A} expected 2, got -1"
+            "- reference upper/always/64 strong wrong #1: {A} expected 2, got -1"
         )),
         "{s}"
     );
