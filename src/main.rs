@@ -79,6 +79,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    if cli.command.is_some() && (cli.solve.weak || cli.solve.json) {
+        bail!("--weak and --json go after the subcommand (e.g. `c4solver solve --weak`)");
+    }
     match cli.command {
         None => solve(&cli.solve, &[], &cli.engine),
         Some(Command::Solve(s)) => solve(&s.args, &s.files, &cli.engine),
