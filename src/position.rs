@@ -22,29 +22,30 @@
 //! * `mask`: a 1 for every occupied cell;
 //! * `current`: a 1 for every stone of the player to move.
 //!
-//! Worked example, after the moves `4453` (player 1 to move, 4 stones played):
+//! Worked example, after the moves `4453` (`x` to move, 4 stones played):
 //!
 //! ```text
 //! board        current      mask         key = current + mask
 //! .......      .......      .......      .......
 //! .......      .......      .......      .......
 //! .......      .......      .......      .......
-//! .......      .......      .......      .......
-//! ...o...      ...0...      ...1...      ...1...   (carry moved up)
-//! ..ox+..      ...1...      ..111..      ..1.1..
+//! .......      .......      .......      ...1...   column 4: 01 + 11 = 100
+//! ...o...      .......      ...1...      ....1..   column 5:  1 +  1 =  10
+//! ..oxx..      ...11..      ..111..      ..1....   column 3:  0 +  1 =   1
 //! ```
 //!
-//! (`x` = player 1, `o` = player 2, `+`: the cell the carry reaches.)
+//! (`x` = player 1, `o` = player 2.)
 //!
 //! # Why the key is unique
 //!
-//! In every column, `mask` is a run of ones starting at the bottom. Adding
-//! `current + mask` column by column sets the bit just above the run (the first
-//! empty cell, or the sentinel when the column is full) and keeps the stones of the
-//! player to move below it; no carry crosses into the next column because the
-//! sentinel bit is free. So the highest set bit of each column tells its height and
-//! the bits under it tell who owns each stone: the key identifies the position, and
-//! it stays below `2^(WIDTH * (HEIGHT + 1))`, which is at most `2^56`.
+//! In a column holding `h` stones, `mask` is `2^h - 1` (a run of ones from the
+//! bottom) and `current` is a subset of it, so below `2^h`. The column's part of
+//! `current + mask` therefore lies in `[2^h - 1, 2^(h+1) - 2]`. These ranges do not
+//! overlap for different `h`, so the part tells the height (hence `mask`), and then
+//! `current` is the part minus `mask`. The part stays below `2^(HEIGHT + 1)`: no
+//! carry crosses into the next column because the sentinel bit absorbs it. So the
+//! key identifies the position, and it stays below `2^(WIDTH * (HEIGHT + 1))`,
+//! which is at most `2^56`. (`tests/properties.rs` decodes keys this way.)
 
 use std::fmt;
 
