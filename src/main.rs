@@ -353,6 +353,14 @@ fn generate(args: &GenerateArgs, engine: &EngineArgs) -> anyhow::Result<Outcome>
         count: args.count,
         seed: args.seed,
     };
+    if !request.is_possible() {
+        bail!(
+            "{} positions are never {}: they end within {} moves",
+            request.stage,
+            request.difficulty,
+            request.longest_game()
+        );
+    }
     let bar = progress_bar(args.count as u64);
     let stop = interrupt_flag();
     let kept = generate::generate(&request, &mut solver, |kept, tried| {

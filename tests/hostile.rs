@@ -356,3 +356,56 @@ fn bench_interrupted_prints_finished_rows() {
     );
     assert!(text.contains("Mismatches: 0"), "{text}");
 }
+
+#[test]
+fn generate_rejects_impossible_buckets() {
+    // Regression: End x Medium searched forever.
+    let out = run(
+        &[
+            "generate",
+            "--stage",
+            "end",
+            "--difficulty",
+            "medium",
+            "--count",
+            "1",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "c4solver: End positions are never Medium: they end within 13 moves\n"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn generate_huge_count_is_interruptible() {
+    // Regression: a huge --count aborted at once (capacity overflow).
+    let child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+        .args(["generate", "--stage", "end", "--difficulty", "easy"])
+        .args(["--count", &usize::MAX.to_string(), "--seed", "3"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    // What was kept is printed, each line a valid End position with its score.
+    let lines = stdout_lines(&out);
+    assert!(!lines.is_empty());
+    for l in &lines {
+        let (moves, score) = l.split_once(' ').unwrap();
+        let p = c4solver::Position::parse(moves).unwrap();
+        assert!(p.moves_played() >= 29, "{l}");
+        assert!((-18..=18).contains(&score.parse::<i32>().unwrap()), "{l}");
+    }
+}

@@ -21,7 +21,11 @@ fn check_moves<const W: usize, const H: usize>(s: &str) {
         Ok(p) => {
             assert_eq!(p.moves_played(), s.len());
             assert_eq!(p.moves_played(), chars.len());
-            assert!(chars.iter().all(|c| matches!(c.to_digit(10), Some(d) if d >= 1 && d as usize <= W)));
+            assert!(
+                chars
+                    .iter()
+                    .all(|c| matches!(c.to_digit(10), Some(d) if d >= 1 && d as usize <= W))
+            );
             // The player who just moved has not won, nor has the player to move.
             assert!(!Board::<W, H>::alignment(p.current() ^ p.mask()));
             assert!(!Board::<W, H>::alignment(p.current()));
@@ -37,7 +41,11 @@ fn check_moves<const W: usize, const H: usize>(s: &str) {
                     assert!(!ch.is_ascii_digit());
                     index
                 }
-                MoveError::ColumnOutOfRange { index, column, width } => {
+                MoveError::ColumnOutOfRange {
+                    index,
+                    column,
+                    width,
+                } => {
                     assert_eq!(width, W);
                     assert_eq!(chars[index - 1].to_digit(10), Some(column));
                     assert!(column == 0 || column as usize > W);
@@ -85,7 +93,9 @@ fn check_line(data: &[u8], truncated: bool) {
             assert_eq!(q.position.moves_played(), q.moves.len());
             assert_eq!(Board::<7, 6>::parse(q.moves), Ok(q.position));
             if let Some(e) = q.expected {
-                assert!(e == 0 || (Board::<7, 6>::MIN_SCORE..=Board::<7, 6>::MAX_SCORE).contains(&e));
+                assert!(
+                    e == 0 || (Board::<7, 6>::MIN_SCORE..=Board::<7, 6>::MAX_SCORE).contains(&e)
+                );
             }
         }
         Err(LineError::InvalidUtf8 { offset }) => {
@@ -109,7 +119,10 @@ fn check_line(data: &[u8], truncated: bool) {
                 | MoveError::MoveAfterWin { index, .. }
                 | MoveError::GameOver { index } => index,
             };
-            assert!((1..=first.chars().count()).contains(&index), "{e} in {text:?}");
+            assert!(
+                (1..=first.chars().count()).contains(&index),
+                "{e} in {text:?}"
+            );
         }
         Err(LineError::TooManyFields { found }) => assert!(found >= 3),
         Err(LineError::BadScore { text }) => assert!(text.parse::<i64>().is_err()),
