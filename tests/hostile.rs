@@ -320,13 +320,15 @@ fn bench_interrupted_prints_finished_rows() {
         "quick-set",
         format!("{}\n{}\n", line(A), line(B)).as_bytes(),
     );
-    // A long set: Pons' Middle-Medium if present, else openings the reference
-    // solver takes minutes over.
+    // A long set: Pons' Middle-Medium if present, else its first three positions
+    // (0.2 to 3 s each for the reference solver) many times over. Each position
+    // must end in seconds: the flag is checked between positions.
     let pons = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pons-testsets/Test_L2_R2");
     let long = if pons.is_file() {
         pons
     } else {
-        scratch("long-set", "4 1\n44 0\n444 1\n".repeat(50).as_bytes())
+        let three = "274552224131661 0\n5455174361263362 -1\n2531276566711153 2\n";
+        scratch("long-set", three.repeat(50).as_bytes())
     };
     let child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
         .args(["bench", "--solver", "reference", "--strong"])
