@@ -411,3 +411,20 @@ fn generate_huge_count_is_interruptible() {
         assert!((-18..=18).contains(&score.parse::<i32>().unwrap()), "{l}");
     }
 }
+
+#[test]
+fn solve_options_before_the_subcommand_are_an_error() {
+    let out = run(&["--weak", "solve"], format!("{}\n", line(A)).as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "c4solver: --weak and --json go after the subcommand (e.g. `c4solver solve --weak`)\n"
+    );
+    // engine options are fine on either side
+    let out = run(
+        &["--table-mb", "8", "solve"],
+        format!("{}\n", line(A)).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_solved(&stdout_lines(&out)[0], A);
+}
