@@ -21,7 +21,9 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Options of bare `c4solver` (same as `solve`).
+    /// Options of bare `c4solver` (same as `solve`); with a subcommand they are
+    /// rejected by `main` (clap's `args_conflicts_with_subcommands` would also
+    /// reject the global engine options written before the subcommand).
     #[command(flatten)]
     pub solve: SolveArgs,
 
@@ -328,6 +330,9 @@ mod tests {
             Cli::try_parse_from(["c4solver", "--solver", "reference", "solve", "-w", "f"]).unwrap();
         assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
         assert!(Cli::try_parse_from(["c4solver", "--solver", "nope"]).is_err());
+        let cli = Cli::try_parse_from(["c4solver", "--table-mb", "8", "solve"]).unwrap();
+        assert_eq!(cli.engine.table_mb, vec![8]);
+        assert!(matches!(cli.command, Some(Command::Solve(_))));
         assert!(Cli::try_parse_from(["c4solver", "generate", "--stage", "end"]).is_err());
     }
 

@@ -28,6 +28,20 @@ pub struct Request {
     pub seed: u64,
 }
 
+impl Request {
+    /// Whether positions of this stage can have this difficulty: a position with `s`
+    /// stones ends within `42 - s` moves, so End positions are always Easy and
+    /// Middle ones never Hard.
+    pub fn is_possible(&self) -> bool {
+        Difficulty::of(self.longest_game()) >= self.difficulty
+    }
+
+    /// The most moves left in a position of the stage.
+    pub fn longest_game(&self) -> usize {
+        Position::CELLS - *self.stage.stones().start()
+    }
+}
+
 /// One generated position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
@@ -83,7 +97,8 @@ fn in_bucket(solver: &mut Solver7x6, pos: &Position, difficulty: Difficulty) -> 
 ///
 /// `tick(new, kept, tried)` is called after each candidate examined, with the
 /// position if it was kept, and returns false to stop early (the positions kept so
-/// far are returned).
+/// far are returned). An impossible request (see [`Request::is_possible`]) returns
+/// nothing instead of searching forever.
 pub fn generate(
     request: &Request,
     solver: &mut Solver7x6,
@@ -91,7 +106,11 @@ pub fn generate(
 ) -> Vec<Generated> {
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let mut seen = HashSet::new();
-    let mut kept = Vec::with_capacity(request.count);
+    if !request.is_possible() {
+        return Vec::new();
+    }
+    // Grows as needed: a huge count must not be allocated up front.
+    let mut kept = Vec::with_capacity(request.count.min(1 << 16));
     let mut tried = 0;
     while kept.len() < request.count {
         let Some((moves, pos)) = random_position(&mut rng, request.stage) else {
@@ -146,5 +165,31 @@ mod tests {
         }
         let c = generate(&Request { seed: 8, ..req }, &mut s, |_, _, _| true);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn impossible_requests_end_at_once() {
+        // Regression: End x Medium searched forever (an End position ends within
+        // 13 moves).
+        let mut s = Solver7x6::new(Config::default()).unwrap();
+        for (stage, difficulty, possible) in [
+            (Stage::End, Difficulty::Easy, true),
+            (Stage::End, Difficulty::Medium, false),
+            (Stage::End, Difficulty::Hard, false),
+            (Stage::Middle, Difficulty::Medium, true),
+            (Stage::Middle, Difficulty::Hard, false),
+            (Stage::Begin, Difficulty::Hard, true),
+        ] {
+            let req = Request {
+                stage,
+                difficulty,
+                count: 1,
+                seed: 1,
+            };
+            assert_eq!(req.is_possible(), possible, "{stage} {difficulty}");
+            if !possible {
+                assert!(generate(&req, &mut s, |_, _, _| true).is_empty());
+            }
+        }
     }
 }

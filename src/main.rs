@@ -80,17 +80,12 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    if cli.command.is_some() && (cli.solve.weak || cli.solve.json || cli.solve.stats) {
+        bail!("--weak, --json and --stats go after the subcommand (e.g. `c4solver solve --weak`)");
+    }
     match cli.command {
         None => solve(&cli.solve, &[], &cli.engine),
-        Some(Command::Solve(s)) => {
-            // `c4solver -w solve` and `c4solver solve -w` mean the same.
-            let args = SolveArgs {
-                weak: s.args.weak || cli.solve.weak,
-                json: s.args.json || cli.solve.json,
-                stats: s.args.stats || cli.solve.stats,
-            };
-            solve(&args, &s.files, &cli.engine)
-        }
+        Some(Command::Solve(s)) => solve(&s.args, &s.files, &cli.engine),
         Some(Command::Bench(b)) => bench(&b, &cli.engine),
         Some(Command::Generate(g)) => generate(&g, &cli.engine),
     }
@@ -410,6 +405,14 @@ fn generate(args: &GenerateArgs, engine: &EngineArgs) -> anyhow::Result<Outcome>
         count: args.count,
         seed: args.seed,
     };
+    if !request.is_possible() {
+        bail!(
+            "{} positions are never {}: they end within {} moves",
+            request.stage,
+            request.difficulty,
+            request.longest_game()
+        );
+    }
     let bar = progress_bar(args.count as u64);
     let stop = interrupt_flag();
     let mut out = io::stdout().lock();

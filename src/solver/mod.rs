@@ -386,4 +386,25 @@ mod tests {
         assert_eq!(solve("44455554221", Mode::Strong), -15);
         assert_eq!(solve("44455554221", Mode::Weak), -1);
     }
+
+    #[test]
+    fn weak_score_is_a_sign() {
+        // Regression: the side to move wins at once; the weak solver returned the
+        // strong score 18 instead of 1.
+        assert_eq!(solve("121212", Mode::Weak), 1);
+        assert_eq!(solve("121212", Mode::Strong), 18);
+        // Regression: with a kept table, bounds from a strong search leaked out of
+        // the weak window (-8 instead of -1).
+        let mut s = Solver7x6::new(Config {
+            keep_table: true,
+            ..Config::default()
+        })
+        .unwrap();
+        let p = Position::parse("2252576253462244111563365343671351441").unwrap();
+        let q = Position::parse("7422341735647741166133573473242566").unwrap();
+        for pos in [p, q, p, q] {
+            let strong = s.solve(&pos, Mode::Strong).score;
+            assert_eq!(s.solve(&pos, Mode::Weak).score, strong.signum());
+        }
+    }
 }
