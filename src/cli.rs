@@ -122,7 +122,7 @@ pub struct EngineArgs {
         global = true,
         value_enum,
         value_delimiter = ',',
-        default_value = "reference"
+        default_value = "tuned"
     )]
     pub solver: Vec<SolverArg>,
 
@@ -141,12 +141,16 @@ pub struct EngineArgs {
 pub enum SolverArg {
     /// The tutorial's part-7 solver: center-first negamax, upper-bound table.
     Reference,
+    /// The tuned solver: null windows, loss anticipation, threat-sorted moves,
+    /// compact two-bound table (needs at least 63 MB of table on 7x6).
+    Tuned,
 }
 
 impl From<SolverArg> for SolverKind {
     fn from(a: SolverArg) -> Self {
         match a {
             SolverArg::Reference => SolverKind::Reference,
+            SolverArg::Tuned => SolverKind::Tuned,
         }
     }
 }
@@ -218,6 +222,18 @@ mod tests {
         let cli =
             Cli::try_parse_from(["c4solver", "--solver", "reference", "solve", "-w", "f"]).unwrap();
         assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
+        let cli = Cli::try_parse_from(["c4solver", "solve"]).unwrap();
+        assert_eq!(
+            cli.engine.solver,
+            vec![SolverArg::Tuned],
+            "tuned is the default"
+        );
+        let cli =
+            Cli::try_parse_from(["c4solver", "bench", "--solver", "reference,tuned"]).unwrap();
+        assert_eq!(
+            cli.engine.solver,
+            vec![SolverArg::Reference, SolverArg::Tuned]
+        );
         assert!(Cli::try_parse_from(["c4solver", "--solver", "nope"]).is_err());
         assert!(Cli::try_parse_from(["c4solver", "generate", "--stage", "end"]).is_err());
     }

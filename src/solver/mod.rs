@@ -1,18 +1,20 @@
 //! Solving positions: configurations, modes and results.
 //!
-//! A [`Solver`] owns one search configuration (today the tutorial's
-//! [`reference`] search) with its table, and answers [`Solver::solve`] for one
+//! A [`Solver`] owns one search configuration (the tutorial's [`reference`]
+//! search or the [`tuned`] one) with its table, and answers [`Solver::solve`] for one
 //! position at a time. Scores follow the tutorial's convention: from the side to
 //! move, positive for a win (`22 - stones the winner has played at the end` on 7x6),
 //! 0 for a draw, negative for a loss.
 
 pub mod reference;
+pub mod tuned;
 
 use std::time::{Duration, Instant};
 
 use crate::position::Board;
-use crate::table::{TableError, UpperTable};
+use crate::table::{CompactTable, TableError, UpperTable};
 use reference::Reference;
+use tuned::Tuned;
 
 /// Exact score or only its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,8 +29,11 @@ pub enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum SolverKind {
     /// The tutorial's part-7 solver (center-first negamax, upper-bound table).
-    #[default]
     Reference,
+    /// Pons' final solver and further tuning (null windows, loss anticipation,
+    /// threat-sorted moves, compact two-bound table).
+    #[default]
+    Tuned,
 }
 
 impl SolverKind {
@@ -36,6 +41,7 @@ impl SolverKind {
     pub fn name(self) -> &'static str {
         match self {
             SolverKind::Reference => "reference",
+            SolverKind::Tuned => "tuned",
         }
     }
 }
@@ -53,11 +59,11 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// The reference configuration: the tutorial's solver with its 64 MB table,
-    /// cleared before each position.
+    /// The default configuration: the tuned solver with a 64 MB table, cleared
+    /// before each position.
     fn default() -> Self {
         Config {
-            kind: SolverKind::Reference,
+            kind: SolverKind::Tuned,
             table_mb: 64,
             keep_table: false,
         }
@@ -78,6 +84,7 @@ pub struct Solution {
 #[derive(Clone, Debug)]
 enum Engine<const W: usize, const H: usize> {
     Reference(Reference<W, H, UpperTable>),
+    Tuned(Tuned<W, H>),
 }
 
 /// A solver for `W`x`H` boards; see the module documentation.
@@ -98,6 +105,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 config.table_mb,
                 Board::<W, H>::MIN_SCORE,
             )?)),
+            SolverKind::Tuned => Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(
+                config.table_mb,
+            )?)),
         };
         Ok(Solver { config, engine })
     }
@@ -111,6 +121,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn clear(&mut self) {
         match &mut self.engine {
             Engine::Reference(r) => r.clear(),
+            Engine::Tuned(t) => t.clear(),
         }
     }
 
@@ -129,6 +140,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
+            Engine::Tuned(t) => t.search(pos, alpha, beta),
         };
         Solution {
             score,
@@ -144,7 +156,11 @@ mod tests {
     use crate::position::Position;
 
     fn solve(moves: &str, mode: Mode) -> i32 {
-        let mut s = Solver::<7, 6>::new(Config::default()).unwrap();
+        let config = Config {
+            kind: SolverKind::Reference,
+            ..Config::default()
+        };
+        let mut s = Solver::<7, 6>::new(config).unwrap();
         s.solve(&Position::parse(moves).unwrap(), mode).score
     }
 

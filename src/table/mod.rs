@@ -1,13 +1,17 @@
 //! Transposition tables: one file per design.
 //!
 //! * [`upper`]: the tutorial's table (always replace, 56-bit key, 8-bit upper bound).
+//! * [`compact`]: the tuned solver's table (always replace, 25-bit partial key made
+//!   exact by a prime size, 7-bit upper or lower bound).
 //!
 //! Every table is allocated once, is never resized while searching, and treats an
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
 //! touched (see [`DirtyBlocks`]).
 
+pub mod compact;
 pub mod upper;
 
+pub use compact::CompactTable;
 pub use upper::UpperTable;
 
 /// What a stored score says about the true score.
@@ -58,6 +62,16 @@ pub enum TableError {
     TooSmall {
         /// Requested size in megabytes.
         mb: usize,
+    },
+    /// The table has too few slots for its partial keys to identify positions.
+    #[error(
+        "table size of {mb} MB is too small for this solver's partial keys (at least {min_mb} MB)"
+    )]
+    TooSmallForKey {
+        /// Requested size in megabytes.
+        mb: usize,
+        /// The smallest size that works.
+        min_mb: usize,
     },
     /// The memory could not be allocated.
     #[error("cannot allocate a table of {mb} MB: not enough memory")]
