@@ -103,7 +103,8 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
                 min = r;
             }
         }
-        (min, self.nodes)
+        // A fail-high (fail-low) answer may overshoot the window: clamp it.
+        (min.clamp(alpha, beta), self.nodes)
     }
 
     /// Negamax with alpha-beta, the table and the loss anticipation.
