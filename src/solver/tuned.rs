@@ -54,9 +54,26 @@ pub fn move_score<const W: usize, const H: usize>(pos: &Board<W, H>, mv: u64) ->
     Board::<W, H>::compute_winning_position(pos.current() | mv, pos.mask()).count_ones()
 }
 
+/// The key of the mirror image of the position whose key is `key`: the key is a
+/// sequence of `H + 1`-bit column fields with no carry between them, so mirroring
+/// reverses the order of the fields.
+#[inline]
+pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
+    let field = (1u64 << (H + 1)) - 1;
+    let mut m = 0;
+    let mut c = 0;
+    while c < W {
+        m |= ((key >> (c * (H + 1))) & field) << ((W - 1 - c) * (H + 1));
+        c += 1;
+    }
+    m
+}
+
 impl<const W: usize, const H: usize> Tuned<W, H> {
     const ORDER: [usize; W] = center_first::<W>();
     const CELLS: i32 = (W * H) as i32;
+    /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this.
+    const ETC_BELOW: i32 = Self::CELLS - 12;
 
     /// A solver using `table`.
     pub fn new(table: CompactTable) -> Self {
@@ -68,10 +85,12 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
         self.table.clear();
     }
 
-    /// The table key of `pos`.
+    /// The table key of `pos`: the smaller of its key and its mirror image's key,
+    /// so that a position and its mirror share one entry (their scores are equal).
     #[inline]
     fn key(pos: &Board<W, H>) -> u64 {
-        pos.key()
+        let key = pos.key();
+        key.min(mirror_key::<W, H>(key))
     }
 
     /// Solves `pos` within `[alpha, beta]` and returns the score (clamped into the
@@ -165,6 +184,28 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
             }
         }
 
+        // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
+        // `-u >= beta` refutes this node without a search. Only worth its probes far
+        // from the end, where a search costs more than W probes.
+        if n < Self::ETC_BELOW {
+            let mut rest = next;
+            while rest != 0 {
+                let mv = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                let mut child = *pos;
+                child.play_move_unchecked(mv);
+                let cv = self.table.get(Self::key(&child));
+                if cv != 0
+                    && let (u, Bound::Upper) = self.table.decode(cv)
+                    && -u >= beta
+                {
+                    let value = self.table.lower_value(-u);
+                    self.table.put(key, value);
+                    return -u;
+                }
+            }
+        }
+
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
@@ -192,5 +233,37 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
         let value = self.table.upper_value(alpha);
         self.table.put(key, value);
         alpha
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    #[test]
+    fn mirror_key_is_the_mirror_positions_key() {
+        for moves in [
+            "",
+            "1",
+            "4453",
+            "1234567",
+            "7654321",
+            "112233",
+            "44455554221",
+        ] {
+            let p = Position::parse(moves).unwrap();
+            assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
+            assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
+        }
+    }
+
+    #[test]
+    fn non_losing_moves_block_and_avoid() {
+        // x threatens 4 in row 1 (cells 1-3 taken, 4 free): o must block at column 4.
+        let p = Position::parse("112233").unwrap();
+        assert!(p.can_win_next());
+        let p = Position::parse("1122335").unwrap(); // o to move, x threatens column 4
+        assert_eq!(non_losing_moves(&p), Board::<7, 6>::bottom_mask_col(3));
     }
 }
