@@ -161,6 +161,16 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
         // We cannot win at once, so we win at best with our stone after next.
         let mut max = (Self::CELLS - 1 - n) / 2;
 
+        // Ask for the children's slots now: their loads overlap with this node's.
+        let mut rest = next;
+        while rest != 0 {
+            let mv = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let mut child = *pos;
+            child.play_move_unchecked(mv);
+            self.table.prefetch(Self::key(&child));
+        }
+
         let key = Self::key(pos);
         let v = self.table.get(key);
         if v != 0 {
