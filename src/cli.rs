@@ -220,7 +220,7 @@ mod tests {
         assert_eq!(cli.engine.table_mb, 16);
         assert_eq!(b.sets, vec![PathBuf::from("a")]);
         let cli =
-            Cli::try_parse_from(["c4solver", "--solver", "reference", "solve", "-w", "f"]).unwrap();
+            Cli::try_parse_from(["c4solver", "solve", "--solver", "reference", "-w", "f"]).unwrap();
         assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
         let cli = Cli::try_parse_from(["c4solver", "solve"]).unwrap();
         assert_eq!(
