@@ -126,8 +126,9 @@ pub struct EngineArgs {
     )]
     pub solver: Vec<SolverArg>,
 
-    /// Table size in MB; the table holds the largest prime number of 8-byte
-    /// entries that fits (64 MB: 8,388,593 entries).
+    /// Table size in MB; the table holds the largest prime number of entries that
+    /// fits: 8-byte entries for `reference` (64 MB: 8,388,593), 4-byte entries for
+    /// `tuned` (64 MB: 16,777,213; at least 63 MB).
     #[arg(long, global = true, value_name = "N", default_value_t = 64)]
     pub table_mb: usize,
 
