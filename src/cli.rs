@@ -129,18 +129,15 @@ pub struct GenerateArgs {
 /// Options that select and size the solver; accepted before or after the subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Search to use (`bench` accepts a comma-separated list).
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "reference"
-    )]
+    /// Search to use (`bench` accepts a comma-separated list). Default: `tuned`,
+    /// or `reference` when --table, --replace or --depth name a table design
+    /// (those designs are the reference search's).
+    #[arg(long, global = true, value_enum, value_delimiter = ',')]
     pub solver: Vec<SolverArg>,
 
-    /// Table size in MB; the table holds the largest prime number of 8-byte
-    /// entries (or of sets of entries) that fits (64 MB: 8,388,593 entries).
+    /// Table size in MB; the table holds the largest prime number of entries (or
+    /// sets of entries) that fits: 8-byte entries for `reference` (64 MB:
+    /// 8,388,593), 4-byte entries for `tuned` (64 MB: 16,777,213; at least 63 MB).
     /// `bench` accepts a comma-separated list.
     #[arg(
         long,
@@ -192,12 +189,16 @@ pub struct EngineArgs {
 pub enum SolverArg {
     /// The tutorial's part-7 solver: center-first negamax, upper-bound table.
     Reference,
+    /// The tuned solver: null windows, loss anticipation, threat-sorted moves,
+    /// compact two-bound table (needs at least 63 MB of table on 7x6).
+    Tuned,
 }
 
 impl From<SolverArg> for SolverKind {
     fn from(a: SolverArg) -> Self {
         match a {
             SolverArg::Reference => SolverKind::Reference,
+            SolverArg::Tuned => SolverKind::Tuned,
         }
     }
 }
@@ -327,8 +328,20 @@ mod tests {
         assert_eq!(cli.engine.table_mb, vec![16]);
         assert_eq!(b.sets, vec![PathBuf::from("a")]);
         let cli =
-            Cli::try_parse_from(["c4solver", "--solver", "reference", "solve", "-w", "f"]).unwrap();
+            Cli::try_parse_from(["c4solver", "solve", "--solver", "reference", "-w", "f"]).unwrap();
         assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
+        let cli = Cli::try_parse_from(["c4solver", "solve"]).unwrap();
+        assert_eq!(
+            cli.engine.solver,
+            vec![SolverArg::Tuned],
+            "tuned is the default"
+        );
+        let cli =
+            Cli::try_parse_from(["c4solver", "bench", "--solver", "reference,tuned"]).unwrap();
+        assert_eq!(
+            cli.engine.solver,
+            vec![SolverArg::Reference, SolverArg::Tuned]
+        );
         assert!(Cli::try_parse_from(["c4solver", "--solver", "nope"]).is_err());
         let cli = Cli::try_parse_from(["c4solver", "--table-mb", "8", "solve"]).unwrap();
         assert_eq!(cli.engine.table_mb, vec![8]);

@@ -235,7 +235,7 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(&format!("### {} solver\n\n", capitalize(mode)));
         out.push_str("|Solver|Test Set name|mean time|mean nb pos|K pos/s|\n");
         out.push_str("|---|---|---|---:|---:|\n");
-        for r in rows {
+        for r in &rows {
             let name = match bucket_name(&r.set) {
                 Some(b) if b != r.set => format!("{} ({b})", r.set),
                 _ => r.set.clone(),
@@ -255,6 +255,7 @@ pub fn markdown(report: &Report) -> String {
             ));
         }
         out.push('\n');
+        out.push_str(&comparison(&rows));
     }
     out
 }
@@ -335,6 +336,44 @@ pub fn compare_markdown(report: &Report) -> String {
     out
 }
 
+/// With several configurations, a table of each one's mean nodes and mean time
+/// divided by the first configuration's on the same set (`0.5000` = half). Empty
+/// with a single configuration.
+fn comparison(rows: &[&Row]) -> String {
+    let Some(first) = rows.first().map(|r| r.solver.as_str()) else {
+        return String::new();
+    };
+    if rows.iter().all(|r| r.solver == first) {
+        return String::new();
+    }
+    let mut out = format!("|Solver|Test Set name|nodes vs {first}|time vs {first}|\n");
+    out.push_str("|---|---|---:|---:|\n");
+    for r in rows.iter().filter(|r| r.solver != first) {
+        let Some(base) = rows
+            .iter()
+            .find(|b| b.solver == first && b.set == r.set && b.positions == r.positions)
+        else {
+            continue;
+        };
+        let ratio = |x: f64, y: f64| {
+            if y > 0.0 {
+                sig4(x / y)
+            } else {
+                "-".to_string()
+            }
+        };
+        out.push_str(&format!(
+            "|{}|{}|{}|{}|\n",
+            r.solver,
+            r.set,
+            ratio(r.mean_nodes, base.mean_nodes),
+            ratio(r.mean_time_s, base.mean_time_s)
+        ));
+    }
+    out.push('\n');
+    out
+}
+
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -359,6 +398,44 @@ mod tests {
         assert_eq!(sig4(9.99996), "10.00");
         assert_eq!(sig4(1234.4), "1,234");
         assert_eq!(sig4(0.5), "0.5000");
+    }
+
+    fn row(solver: &str, set: &str, time: f64, nodes: f64) -> Row {
+        Row {
+            solver: solver.to_string(),
+            config: String::new(),
+            mode: "strong",
+            set: set.to_string(),
+            positions: 10,
+            mean_time_s: time,
+            mean_nodes: nodes,
+            total_nodes: (nodes * 10.0) as u64,
+            kpos_per_s: 0.0,
+            mismatches: 0,
+            stats: None,
+        }
+    }
+
+    #[test]
+    fn ratios_against_the_first_configuration() {
+        let report = Report {
+            rows: vec![
+                row("reference", "Test_L3_R1", 2e-3, 100.0),
+                row("reference", "Test_L2_R1", 1.0, 1000.0),
+                row("tuned", "Test_L3_R1", 1e-3, 50.0),
+                row("tuned", "Test_L2_R1", 0.01, 1.0),
+            ],
+            ..Report::default()
+        };
+        let md = markdown(&report);
+        assert!(md.contains("|Solver|Test Set name|nodes vs reference|time vs reference|"));
+        assert!(md.contains("|tuned|Test_L3_R1|0.5000|0.5000|"), "{md}");
+        assert!(md.contains("|tuned|Test_L2_R1|0.001000|0.01000|"), "{md}");
+        let single = Report {
+            rows: vec![row("tuned", "Test_L3_R1", 1e-3, 50.0)],
+            ..Report::default()
+        };
+        assert!(!markdown(&single).contains("vs"));
     }
 
     #[test]

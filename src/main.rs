@@ -19,8 +19,11 @@ use c4solver::harness::{self, Report};
 use c4solver::input::{LineReader, parse_line};
 use c4solver::table::TableStats;
 use c4solver::testset::TestSet;
-use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6};
-use cli::{BenchArgs, Cli, Command, EngineArgs, GenerateArgs, SolveArgs};
+use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6, SolverKind};
+use cli::{
+    BenchArgs, Cli, Command, DepthArg, EngineArgs, GenerateArgs, ReplaceArg, SolveArgs, SolverArg,
+    TableArg,
+};
 
 /// How a run ended, before it becomes an exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,9 +96,43 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
 
 /// The configurations named by the engine options: every combination of the
 /// listed values, without duplicates (`--depth` does not matter to `always`).
-fn configs(engine: &EngineArgs, stats: bool) -> Vec<Config> {
+///
+/// The tuned search has its own table: table options do not apply to it.
+fn configs(engine: &EngineArgs, stats: bool) -> anyhow::Result<Vec<Config>> {
+    let tables_named = engine.table != [TableArg::Upper]
+        || engine.replace != [ReplaceArg::Always]
+        || engine.depth != [DepthArg::Cells];
+    let solvers = if !engine.solver.is_empty() {
+        engine.solver.clone()
+    } else if tables_named {
+        vec![SolverArg::Reference]
+    } else {
+        vec![SolverArg::Tuned]
+    };
+    if !solvers.contains(&SolverArg::Reference) {
+        if tables_named {
+            bail!("--table, --replace and --depth choose tables of the reference search: add --solver reference");
+        }
+        if stats {
+            bail!("table statistics are counted by the reference search: add --solver reference");
+        }
+    }
     let mut out: Vec<Config> = Vec::new();
-    for &solver in &engine.solver {
+    for solver in solvers {
+        if solver == SolverArg::Tuned {
+            for &table_mb in &engine.table_mb {
+                let config = Config {
+                    kind: SolverKind::Tuned,
+                    table_mb,
+                    keep_table: engine.keep_table,
+                    ..Config::default()
+                };
+                if !out.contains(&config) {
+                    out.push(config);
+                }
+            }
+            continue;
+        }
         for &table in &engine.table {
             for &replace in &engine.replace {
                 for &depth in &engine.depth {
@@ -104,7 +141,7 @@ fn configs(engine: &EngineArgs, stats: bool) -> Vec<Config> {
                         // `..Config::default()` keeps this valid when Config grows.
                         #[allow(clippy::needless_update)]
                         let config = Config {
-                            kind: solver.into(),
+                            kind: SolverKind::Reference,
                             table_mb,
                             keep_table: engine.keep_table,
                             table: table.into(),
@@ -125,12 +162,12 @@ fn configs(engine: &EngineArgs, stats: bool) -> Vec<Config> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The single configuration of `solve` and `generate`.
 fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Solver7x6> {
-    let configs = configs(engine, stats);
+    let configs = configs(engine, stats)?;
     let [config] = configs[..] else {
         bail!(
             "--solver, --table, --replace, --depth and --table-mb take a single value for {command}"
@@ -350,7 +387,7 @@ fn bench(args: &BenchArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
         (false, true) => vec![Mode::Weak],
         _ => vec![Mode::Strong, Mode::Weak],
     };
-    let configs = configs(engine, args.compare);
+    let configs = configs(engine, args.compare)?;
     let per_pass: usize = sets
         .iter()
         .map(|s| args.limit.unwrap_or(usize::MAX).min(s.entries.len()))

@@ -22,9 +22,104 @@ pub const fn center_first<const W: usize>() -> [usize; W] {
     order
 }
 
+/// A fixed-size move sorter: at most `N` moves, each a one-bit cell mask with a
+/// score, handed out best score first.
+///
+/// Insertion sort into a fixed array: with at most 7 moves, usually added in an
+/// order that is already nearly sorted (center-first order breaks ties), it does a
+/// handful of comparisons, needs no allocation, and is stable in the useful
+/// direction: among equal scores the move added **last** comes out first, so adding
+/// columns in reverse preference order keeps the preference for ties.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveSorter<const N: usize> {
+    len: usize,
+    /// `(move, score)`, sorted by increasing score; the next move is the last one.
+    entries: [(u64, u32); N],
+}
+
+impl<const N: usize> MoveSorter<N> {
+    /// An empty sorter.
+    #[inline]
+    pub const fn new() -> Self {
+        MoveSorter {
+            len: 0,
+            entries: [(0, 0); N],
+        }
+    }
+
+    /// Adds `mv` with `score`.
+    ///
+    /// Precondition: fewer than `N` moves are held (`debug_assert!`ed).
+    #[inline]
+    pub fn add(&mut self, mv: u64, score: u32) {
+        debug_assert!(self.len < N, "move sorter is full");
+        let mut i = self.len;
+        self.len += 1;
+        // Shift higher scores up; equal scores stay below the newcomer.
+        while i > 0 && self.entries[i - 1].1 > score {
+            self.entries[i] = self.entries[i - 1];
+            i -= 1;
+        }
+        self.entries[i] = (mv, score);
+    }
+
+    /// Number of moves not handed out yet.
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether every move has been handed out.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<const N: usize> Default for MoveSorter<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Hands out the moves, highest score first (last added first among ties).
+impl<const N: usize> Iterator for MoveSorter<N> {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.entries[self.len].0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorter_gives_best_first_and_last_added_among_ties() {
+        let mut s = MoveSorter::<7>::new();
+        assert!(s.is_empty());
+        for (mv, score) in [(1, 2), (2, 0), (4, 2), (8, 5), (16, 0), (32, 1), (64, 2)] {
+            s.add(mv, score);
+        }
+        assert_eq!(s.len(), 7);
+        let order: Vec<u64> = s.collect();
+        assert_eq!(order, vec![8, 64, 4, 1, 32, 16, 2]);
+    }
+
+    #[test]
+    fn sorter_single_and_empty() {
+        let mut s = MoveSorter::<3>::default();
+        assert_eq!(s.next(), None);
+        s.add(7, 0);
+        assert_eq!(s.next(), Some(7));
+        assert_eq!(s.next(), None);
+    }
 
     #[test]
     fn center_first_orders() {

@@ -1,20 +1,23 @@
 //! Solving positions: configurations, modes and results.
 //!
-//! A [`Solver`] owns one search configuration (today the tutorial's
-//! [`reference`] search) with its table, and answers [`Solver::solve`] for one
+//! A [`Solver`] owns one search configuration (the tutorial's [`reference`]
+//! search or the [`tuned`] one) with its table, and answers [`Solver::solve`] for one
 //! position at a time. Scores follow the tutorial's convention: from the side to
 //! move, positive for a win (`22 - stones the winner has played at the end` on 7x6),
 //! 0 for a draw, negative for a loss.
 
 pub mod reference;
+pub mod tuned;
 
 use std::time::{Duration, Instant};
 
 use crate::position::Board;
 use crate::table::{
-    Always, BoundTable, Bucket, DepthPreferred, Table, TableError, TableStats, TwoTier, UpperTable,
+    Always, BoundTable, Bucket, CompactTable, DepthPreferred, Table, TableError, TableStats,
+    TwoTier, UpperTable,
 };
 use reference::Reference;
+use tuned::Tuned;
 
 /// Exact score or only its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,8 +32,11 @@ pub enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum SolverKind {
     /// The tutorial's part-7 solver (center-first negamax, upper-bound table).
-    #[default]
     Reference,
+    /// Pons' final solver and further tuning (null windows, loss anticipation,
+    /// threat-sorted moves, compact two-bound table).
+    #[default]
+    Tuned,
 }
 
 impl SolverKind {
@@ -38,6 +44,7 @@ impl SolverKind {
     pub fn name(self) -> &'static str {
         match self {
             SolverKind::Reference => "reference",
+            SolverKind::Tuned => "tuned",
         }
     }
 }
@@ -134,7 +141,7 @@ impl Default for Config {
     /// upper-bound, always-replace table, cleared before each position.
     fn default() -> Self {
         Config {
-            kind: SolverKind::Reference,
+            kind: SolverKind::Tuned,
             table_mb: 64,
             keep_table: false,
             table: TableKind::Upper,
@@ -161,6 +168,9 @@ impl Config {
             ""
         };
         let keep = if self.keep_table { "/keep" } else { "" };
+        if self.kind == SolverKind::Tuned {
+            return format!("compact/{}{keep}", self.table_mb);
+        }
         format!(
             "{}/{}{depth}/{}{keep}",
             self.table.name(),
@@ -184,6 +194,8 @@ pub struct Solution {
 #[derive(Clone, Debug)]
 enum Engine<const W: usize, const H: usize> {
     Reference(Reference<W, H, UpperTable>),
+    /// The tuned search with its compact table.
+    Tuned(Tuned<W, H>),
     /// The reference search with any other table design or with statistics; the
     /// one virtual call per position keeps the dispatch out of the search.
     Tables(Box<dyn TableSearch<W, H>>),
@@ -295,6 +307,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 (TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
                 (TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
             },
+            SolverKind::Tuned => Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(
+                config.table_mb,
+            )?)),
         };
         Ok(Solver {
             config,
@@ -313,6 +328,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         match &mut self.engine {
             Engine::Reference(r) => r.clear(),
             Engine::Tables(t) => t.clear(),
+            Engine::Tuned(t) => t.clear(),
         }
     }
 
@@ -359,10 +375,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
             Engine::Tables(t) => t.search(pos, alpha, beta),
+            Engine::Tuned(t) => t.search(pos, alpha, beta),
         };
         let time = start.elapsed();
         self.stats = match &self.engine {
-            Engine::Reference(_) => None,
+            Engine::Reference(_) | Engine::Tuned(_) => None,
             Engine::Tables(t) => t.stats(),
         };
         Solution { score, nodes, time }
@@ -375,7 +392,11 @@ mod tests {
     use crate::position::Position;
 
     fn solve(moves: &str, mode: Mode) -> i32 {
-        let mut s = Solver::<7, 6>::new(Config::default()).unwrap();
+        let config = Config {
+            kind: SolverKind::Reference,
+            ..Config::default()
+        };
+        let mut s = Solver::<7, 6>::new(config).unwrap();
         s.solve(&Position::parse(moves).unwrap(), mode).score
     }
 

@@ -5,17 +5,21 @@
 //!   age in one `u64`), generic over a replacement policy from [`replace`]; it also
 //!   serves the "upper" kind with policies other than always-replace.
 //! * [`stats`]: the counters of [`TableStats`].
+//! * [`compact`]: the tuned solver's table (always replace, 25-bit partial key made
+//!   exact by a prime size, 7-bit upper or lower bound).
 //!
 //! Every table is allocated once, is never resized while searching, and treats an
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
 //! touched (see [`DirtyBlocks`]).
 
 pub mod bounds;
+pub mod compact;
 pub mod replace;
 pub mod stats;
 pub mod upper;
 
 pub use bounds::{BoundTable, Entry};
+pub use compact::CompactTable;
 pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 pub use stats::TableStats;
 pub use upper::UpperTable;
@@ -97,6 +101,16 @@ pub enum TableError {
     TooSmall {
         /// Requested size in megabytes.
         mb: usize,
+    },
+    /// The table has too few slots for its partial keys to identify positions.
+    #[error(
+        "table size of {mb} MB is too small for this solver's partial keys (at least {min_mb} MB)"
+    )]
+    TooSmallForKey {
+        /// Requested size in megabytes.
+        mb: usize,
+        /// The smallest size that works.
+        min_mb: usize,
     },
     /// The memory could not be allocated.
     #[error("cannot allocate a table of {mb} MB: not enough memory")]

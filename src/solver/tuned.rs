@@ -1,0 +1,279 @@
+//! The tuned search: Pascal Pons' final solver, then measured improvements.
+//!
+//! * **Null windows.** The score is found by a sequence of searches in windows
+//!   `[med, med + 1]` that each only say "above or below `med`", narrowing
+//!   `[min, max]` until it is one value. The first `med` leans toward 0 (half the
+//!   bound on each side), where most scores are.
+//! * **Anticipating losses.** A node first computes its non-losing moves: a move
+//!   below a cell where the opponent would complete four is never played; if the
+//!   opponent threatens to win at once the reply is forced, and two such threats
+//!   (or no safe move) lose at once.
+//! * **Move ordering.** Moves are sorted by the number of winning cells they create
+//!   for the mover ([`MoveSorter`]), center first among ties.
+//! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
+//!
+//! The per-step measurements live in `README.issue4.md` (folded into README.md).
+
+use crate::moves::{MoveSorter, center_first};
+use crate::position::Board;
+use crate::table::{Bound, CompactTable};
+
+/// The tuned solver's state: its table and its node counter.
+#[derive(Clone, Debug)]
+pub struct Tuned<const W: usize, const H: usize> {
+    table: CompactTable,
+    nodes: u64,
+}
+
+/// Playable cells that do not lose at once for the player to move: if the opponent
+/// threatens one cell, only that cell (none if they threaten two), and never a cell
+/// just below one of the opponent's winning cells.
+///
+/// Precondition: the player to move cannot win at once (`debug_assert!`ed).
+#[inline]
+pub fn non_losing_moves<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
+    debug_assert!(!pos.can_win_next());
+    let mut possible = pos.possible();
+    let opponent_win = pos.opponent_winning_position();
+    let forced = possible & opponent_win;
+    if forced != 0 {
+        if forced & (forced - 1) != 0 {
+            // Two threats: one cannot block both.
+            return 0;
+        }
+        possible = forced;
+    }
+    // Playing under an opponent's winning cell lets them play it.
+    possible & !(opponent_win >> 1)
+}
+
+/// How good `mv` looks: the number of cells where the mover would then complete
+/// four (winning cells they create, counting those not yet reachable).
+#[inline]
+pub fn move_score<const W: usize, const H: usize>(pos: &Board<W, H>, mv: u64) -> u32 {
+    Board::<W, H>::compute_winning_position(pos.current() | mv, pos.mask()).count_ones()
+}
+
+/// The key of the mirror image of the position whose key is `key`: the key is a
+/// sequence of `H + 1`-bit column fields with no carry between them, so mirroring
+/// reverses the order of the fields.
+#[inline]
+pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
+    let field = (1u64 << (H + 1)) - 1;
+    let mut m = 0;
+    let mut c = 0;
+    while c < W {
+        m |= ((key >> (c * (H + 1))) & field) << ((W - 1 - c) * (H + 1));
+        c += 1;
+    }
+    m
+}
+
+impl<const W: usize, const H: usize> Tuned<W, H> {
+    const ORDER: [usize; W] = center_first::<W>();
+    const CELLS: i32 = (W * H) as i32;
+    /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this.
+    const ETC_BELOW: i32 = Self::CELLS - 12;
+
+    /// A solver using `table`.
+    pub fn new(table: CompactTable) -> Self {
+        Tuned { table, nodes: 0 }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// The table key of `pos`: the smaller of its key and its mirror image's key,
+    /// so that a position and its mirror share one entry (their scores are equal).
+    #[inline]
+    fn key(pos: &Board<W, H>) -> u64 {
+        let key = pos.key();
+        key.min(mirror_key::<W, H>(key))
+    }
+
+    /// Solves `pos` within `[alpha, beta]` and returns the score (clamped into the
+    /// window) with the number of nodes explored.
+    ///
+    /// Preconditions: nobody has won yet (parsing guarantees it) and `alpha < beta`.
+    pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+        debug_assert!(alpha < beta);
+        self.nodes = 0;
+        let n = pos.moves_played() as i32;
+        if pos.can_win_next() {
+            return (pos.win_next_score().clamp(alpha, beta), 0);
+        }
+        // The score lies in [min, max]; shrink the interval with null windows.
+        let mut min = (-(Self::CELLS - n) / 2).max(alpha);
+        let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            // Lean toward 0: scores near the middle are the most common.
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(pos, med, med + 1);
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        // A fail-high (fail-low) answer may overshoot the window: clamp it.
+        (min.clamp(alpha, beta), self.nodes)
+    }
+
+    /// Negamax with alpha-beta, the table and the loss anticipation.
+    ///
+    /// Preconditions: nobody has won, the player to move cannot win at once, and
+    /// `alpha < beta` (`debug_assert!`ed).
+    ///
+    /// Returns the exact score if it lies in `(alpha, beta)`; a value `<= alpha` is an
+    /// upper bound of the true score (fail low), a value `>= beta` a lower bound
+    /// (fail high).
+    fn negamax(&mut self, pos: &Board<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!pos.can_win_next());
+        self.nodes += 1;
+
+        let next = non_losing_moves(pos);
+        let n = pos.moves_played() as i32;
+        // No safe move: the opponent wins with their next stone.
+        if next == 0 {
+            return -(Self::CELLS - n) / 2;
+        }
+        // Two cells left and neither side can win with them: a draw.
+        if n >= Self::CELLS - 2 {
+            return 0;
+        }
+
+        // We do not lose at once, so we lose at best with the opponent's stone after next.
+        let mut min = -(Self::CELLS - 2 - n) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // We cannot win at once, so we win at best with our stone after next.
+        let mut max = (Self::CELLS - 1 - n) / 2;
+
+        // Ask for the children's slots now: their loads overlap with this node's.
+        let mut rest = next;
+        while rest != 0 {
+            let mv = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let mut child = *pos;
+            child.play_move_unchecked(mv);
+            self.table.prefetch(Self::key(&child));
+        }
+
+        let key = Self::key(pos);
+        let v = self.table.get(key);
+        if v != 0 {
+            match self.table.decode(v) {
+                (l, Bound::Lower) => min = min.max(l),
+                (u, _) => max = max.min(u),
+            }
+        }
+        if alpha < min {
+            alpha = min;
+            // The table's lower bound already reaches beta.
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            // No need to look for more than we can get.
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
+        // `-u >= beta` refutes this node without a search. Only worth its probes far
+        // from the end, where a search costs more than W probes.
+        if n < Self::ETC_BELOW {
+            let mut rest = next;
+            while rest != 0 {
+                let mv = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                let mut child = *pos;
+                child.play_move_unchecked(mv);
+                let cv = self.table.get(Self::key(&child));
+                if cv != 0
+                    && let (u, Bound::Upper) = self.table.decode(cv)
+                    && -u >= beta
+                {
+                    let value = self.table.lower_value(-u);
+                    self.table.put(key, value);
+                    return -u;
+                }
+            }
+        }
+
+        let mut moves = MoveSorter::<W>::new();
+        // Added in reverse order so that among ties the center comes out first.
+        for &col in Self::ORDER.iter().rev() {
+            let mv = next & Board::<W, H>::column_mask(col);
+            if mv != 0 {
+                moves.add(mv, move_score(pos, mv));
+            }
+        }
+
+        for mv in moves {
+            let mut child = *pos;
+            child.play_move_unchecked(mv);
+            let score = -self.negamax(&child, -beta, -alpha);
+            // A move at least as good as beta: the opponent will avoid this line.
+            if score >= beta {
+                let value = self.table.lower_value(score);
+                self.table.put(key, value);
+                return score;
+            }
+            // Narrow the window for the next moves.
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        let value = self.table.upper_value(alpha);
+        self.table.put(key, value);
+        alpha
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    #[test]
+    fn mirror_key_is_the_mirror_positions_key() {
+        for moves in [
+            "",
+            "1",
+            "4453",
+            "1234567",
+            "7654321",
+            "112233",
+            "44455554221",
+        ] {
+            let p = Position::parse(moves).unwrap();
+            assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
+            assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
+        }
+    }
+
+    #[test]
+    fn non_losing_moves_block_and_avoid() {
+        // x threatens 4 in row 1 (cells 1-3 taken, 4 free): o must block at column 4.
+        let p = Position::parse("112233").unwrap();
+        assert!(p.can_win_next());
+        let p = Position::parse("1122335").unwrap(); // o to move, x threatens column 4
+        assert_eq!(non_losing_moves(&p), Board::<7, 6>::bottom_mask_col(3));
+    }
+}
