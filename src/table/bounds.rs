@@ -198,9 +198,6 @@ struct Line([u64; 8]);
 
 const _: () = assert!(std::mem::size_of::<Line>() == 64 && std::mem::align_of::<Line>() == 64);
 
-// SAFETY: `repr(C)` array of integers: all-zero bytes are a valid (empty) line.
-unsafe impl super::Zeroable for Line {}
-
 /// The generation mask: ages wrap after 128 generations.
 const GENERATIONS: u8 = AGE_MASK as u8;
 

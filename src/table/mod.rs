@@ -169,39 +169,14 @@ pub const fn next_prime(n: u64) -> u64 {
     p
 }
 
-/// Types for which all-zero bytes are a valid value (an empty table slot).
-///
-/// # Safety
-/// Implement only for plain integers and arrays or `repr(C)` structs of them.
-pub(crate) unsafe trait Zeroable: Copy {}
-
-// SAFETY: every bit pattern is a valid integer.
-unsafe impl Zeroable for u8 {}
-// SAFETY: as above.
-unsafe impl Zeroable for u32 {}
-// SAFETY: as above.
-unsafe impl Zeroable for u64 {}
-
 /// Allocates a zeroed vector of `len` elements, reporting failure instead of
 /// aborting.
-///
-/// The memory comes zeroed from the allocator (for a large table, fresh pages the
-/// OS maps lazily), so a table costs physical memory only where it is written, and
-/// a size the allocator refuses is an error rather than an abort.
-pub(crate) fn alloc_zeroed<T: Zeroable>(len: usize, mb: usize) -> Result<Vec<T>, TableError> {
-    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| TableError::Alloc { mb })?;
-    if layout.size() == 0 {
-        return Ok(Vec::new());
-    }
-    // SAFETY: the layout has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
-    if ptr.is_null() {
-        return Err(TableError::Alloc { mb });
-    }
-    // SAFETY: `ptr` was allocated by the global allocator with the layout of
-    // `[T; len]`, and all-zero bytes are a valid `T` (`Zeroable`), so all `len`
-    // elements are initialized.
-    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+pub(crate) fn alloc_zeroed<T: Copy + Default>(len: usize, mb: usize) -> Result<Vec<T>, TableError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| TableError::Alloc { mb })?;
+    v.resize(len, T::default());
+    Ok(v)
 }
 
 /// Remembers which slots of a table were written since the last clear, so that
