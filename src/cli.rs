@@ -330,12 +330,9 @@ mod tests {
         let cli =
             Cli::try_parse_from(["c4solver", "solve", "--solver", "reference", "-w", "f"]).unwrap();
         assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
+        // no --solver: main picks tuned (or reference when a table design is named)
         let cli = Cli::try_parse_from(["c4solver", "solve"]).unwrap();
-        assert_eq!(
-            cli.engine.solver,
-            vec![SolverArg::Tuned],
-            "tuned is the default"
-        );
+        assert!(cli.engine.solver.is_empty());
         let cli =
             Cli::try_parse_from(["c4solver", "bench", "--solver", "reference,tuned"]).unwrap();
         assert_eq!(

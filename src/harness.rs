@@ -240,7 +240,8 @@ pub fn markdown(report: &Report) -> String {
                 Some(b) if b != r.set => format!("{} ({b})", r.set),
                 _ => r.set.clone(),
             };
-            let solver = if r.config == "upper/always/64" {
+            // Each solver's default table goes unnamed.
+            let solver = if r.config == "upper/always/64" || r.config == "compact/64" {
                 r.solver.clone()
             } else {
                 format!("{} {}", r.solver, r.config)

@@ -111,7 +111,9 @@ fn configs(engine: &EngineArgs, stats: bool) -> anyhow::Result<Vec<Config>> {
     };
     if !solvers.contains(&SolverArg::Reference) {
         if tables_named {
-            bail!("--table, --replace and --depth choose tables of the reference search: add --solver reference");
+            bail!(
+                "--table, --replace and --depth choose tables of the reference search: add --solver reference"
+            );
         }
         if stats {
             bail!("table statistics are counted by the reference search: add --solver reference");

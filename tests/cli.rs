@@ -262,19 +262,25 @@ fn bench_checks_and_prints_tables() {
     std::fs::create_dir_all(&dir).unwrap();
     let set = dir.join("Test_L3_R1");
     std::fs::write(&set, format!("{A} -1\n{B} 1\n")).unwrap();
-    let out = c4().arg("bench").arg(&set).output().unwrap();
+    let out = c4()
+        .args(["bench", "--solver", "reference,tuned"])
+        .arg(&set)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(s.contains("### Strong solver"));
     assert!(s.contains("### Weak solver"));
     assert!(s.contains("|Solver|Test Set name|mean time|mean nb pos|K pos/s|"));
     assert!(s.contains("|reference|Test_L3_R1 (End-Easy)|"));
+    assert!(s.contains("|tuned|Test_L3_R1 (End-Easy)|"));
+    assert!(s.contains("|Solver|Test Set name|nodes vs reference|time vs reference|"));
     assert!(s.contains("Mismatches: 0"));
 
     let wrong = dir.join("wrong");
     std::fs::write(&wrong, format!("{A} 2\n")).unwrap();
     let out = c4()
-        .args(["bench", "--strong"])
+        .args(["bench", "--strong", "--solver", "reference"])
         .arg(&wrong)
         .output()
         .unwrap();

@@ -422,7 +422,7 @@ fn solve_options_before_the_subcommand_are_an_error() {
     );
     // engine options are fine on either side
     let out = run(
-        &["--table-mb", "8", "solve"],
+        &["--table-mb", "80", "solve"],
         format!("{}\n", line(A)).as_bytes(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -33,10 +33,18 @@ fn configs() -> Vec<Config> {
         table_mb: 16,
         ..Config::default()
     };
-    let mut all = vec![Config {
-        kind: SolverKind::Reference,
-        ..base
-    }];
+    let mut all = vec![
+        Config {
+            kind: SolverKind::Reference,
+            ..base
+        },
+        // the tuned search needs its 64 MB table on 7x6 (small boards need less)
+        Config {
+            kind: SolverKind::Tuned,
+            table_mb: 64,
+            ..base
+        },
+    ];
     // every table design and replacement policy
     for table in [TableKind::Upper, TableKind::Bounds] {
         for replace in [
