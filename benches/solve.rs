@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use c4solver::harness::expected;
 use c4solver::testset::TestSet;
-use c4solver::{Config, Mode, Solver7x6};
+use c4solver::{Config, Mode, Solver7x6, SolverKind};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn sample(name: &str, n: usize) -> TestSet {
@@ -18,31 +18,47 @@ fn sample(name: &str, n: usize) -> TestSet {
 }
 
 fn bench_sets(c: &mut Criterion) {
-    let sets = [
+    let reference_sets = [
         sample("end-easy", 100),
         sample("middle-easy", 10),
         sample("middle-medium", 2),
     ];
-    let mut solver = Solver7x6::new(Config::default()).unwrap();
-    let mut group = c.benchmark_group("reference");
-    group.sample_size(10);
-    for set in &sets {
-        for mode in [Mode::Strong, Mode::Weak] {
-            let id = format!("{}/{}", set.name, c4solver::harness::mode_name(mode));
-            group.bench_function(id, |b| {
-                b.iter(|| {
-                    let mut nodes = 0;
-                    for e in &set.entries {
-                        let s = solver.solve(&e.position, mode);
-                        assert_eq!(s.score, expected(mode, e.score), "{}", e.moves);
-                        nodes += s.nodes;
-                    }
-                    nodes
-                })
-            });
+    let tuned_sets = [
+        sample("end-easy", 100),
+        sample("middle-easy", 100),
+        sample("middle-medium", 20),
+        sample("begin-easy", 20),
+        sample("begin-medium", 2),
+    ];
+    for (kind, sets) in [
+        (SolverKind::Reference, &reference_sets[..]),
+        (SolverKind::Tuned, &tuned_sets[..]),
+    ] {
+        let mut solver = Solver7x6::new(Config {
+            kind,
+            ..Config::default()
+        })
+        .unwrap();
+        let mut group = c.benchmark_group(kind.name());
+        group.sample_size(10);
+        for set in sets {
+            for mode in [Mode::Strong, Mode::Weak] {
+                let id = format!("{}/{}", set.name, c4solver::harness::mode_name(mode));
+                group.bench_function(id, |b| {
+                    b.iter(|| {
+                        let mut nodes = 0;
+                        for e in &set.entries {
+                            let s = solver.solve(&e.position, mode);
+                            assert_eq!(s.score, expected(mode, e.score), "{}", e.moves);
+                            nodes += s.nodes;
+                        }
+                        nodes
+                    })
+                });
+            }
         }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, bench_sets);

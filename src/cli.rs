@@ -101,7 +101,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub compare: bool,
 
-    /// Test-set files (`moves score` lines; default: every set in `testsets/`).
+    /// Test-set files (`moves score` lines; default: every set in `testsets/` but
+    /// `begin-hard`, whose positions can take minutes each).
     #[arg(value_name = "SET")]
     pub sets: Vec<PathBuf>,
 }

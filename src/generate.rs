@@ -56,6 +56,12 @@ fn random_position(rng: &mut ChaCha8Rng, stage: Stage) -> Option<(String, Positi
     let stones = stage.stones();
     // A full board has no move to make: stop one short of it.
     let ply = rng.random_range(*stones.start()..=(*stones.end()).min(41));
+    // Never the empty board: everyone knows it (score 1), and one solve of it takes
+    // minutes, more than a whole Begin set should. Skipping it after the draw keeps
+    // every other candidate, and so every seed's output, as it was.
+    if ply == 0 {
+        return None;
+    }
     let mut pos = Position::new();
     let mut moves = String::with_capacity(ply);
     for _ in 0..ply {

@@ -323,7 +323,7 @@ fn solve_stream<R: Read>(
     Ok(outcome)
 }
 
-/// The bundled test sets, in the tutorial's order.
+/// The bundled test sets, in the tutorial's order, but for `begin-hard`.
 fn default_sets() -> anyhow::Result<Vec<PathBuf>> {
     let dir = [
         PathBuf::from("testsets"),
@@ -338,7 +338,7 @@ fn default_sets() -> anyhow::Result<Vec<PathBuf>> {
         "middle-medium",
         "begin-easy",
         "begin-medium",
-        "begin-hard",
+        // begin-hard is left out: some of its positions take minutes (name it to run it)
     ];
     let mut sets = Vec::new();
     for name in order {

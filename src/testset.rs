@@ -172,10 +172,16 @@ pub struct TestSet<const W: usize = 7, const H: usize = 6> {
 }
 
 /// Parses one `moves score` line (the score is required).
+///
+/// The moves may be empty (the starting position): ` 1` is the empty board.
 pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Entry<W, H>, String> {
-    let mut fields = line.split_whitespace();
-    let (moves, score) = match (fields.next(), fields.next(), fields.next()) {
-        (Some(m), Some(s), None) => (m, s),
+    let line = line.trim_end();
+    let (moves, rest) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim_start()),
+        None => (line, ""),
+    };
+    let score = match rest.split_whitespace().collect::<Vec<_>>()[..] {
+        [s] => s,
         _ => return Err("expected `moves score`".to_string()),
     };
     let score: i32 = score
@@ -241,6 +247,9 @@ mod tests {
     #[test]
     fn parse_line_errors() {
         assert!(parse_line::<7, 6>("4455 18").is_ok());
+        let empty = parse_line::<7, 6>(" 1\r").unwrap();
+        assert_eq!((empty.moves.as_str(), empty.score), ("", 1));
+        assert!(parse_line::<7, 6>("4455 18 3").is_err());
         assert!(parse_line::<7, 6>("4455").unwrap_err().contains("expected"));
         assert!(
             parse_line::<7, 6>("4455 x")
