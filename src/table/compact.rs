@@ -224,11 +224,7 @@ impl CompactTable {
 
     /// Empties the table (only the slots written since the last clear are touched).
     pub fn clear(&mut self) {
-        let slots = &mut self.slots;
-        self.dirty.drain(|first| {
-            let end = (first + DirtyBlocks::GROUP).min(slots.len());
-            slots[first..end].fill(0);
-        });
+        self.dirty.clear(&mut self.slots);
     }
 }
 
@@ -262,9 +258,7 @@ impl Table for CompactTable {
     }
 
     fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        let full = self.slots[..n].iter().filter(|&&s| s != 0).count();
-        (full * 1000 / n.max(1)) as u32
+        super::hashfull_nonzero(&self.slots)
     }
 }
 

@@ -179,6 +179,14 @@ pub(crate) fn alloc_zeroed<T: Copy + Default>(len: usize, mb: usize) -> Result<V
     Ok(v)
 }
 
+/// Per mille of the first 1000 slots that are not empty (zero), as UCI's
+/// `hashfull` samples a table.
+pub(crate) fn hashfull_nonzero<T: Copy + Default + PartialEq>(slots: &[T]) -> u32 {
+    let n = slots.len().min(1000);
+    let full = slots[..n].iter().filter(|&&s| s != T::default()).count();
+    (full * 1000 / n.max(1)) as u32
+}
+
 /// Remembers which slots of a table were written since the last clear, so that
 /// clearing zeroes only those.
 ///
@@ -214,6 +222,14 @@ impl DirtyBlocks {
         debug_assert!(w < self.groups.len());
         self.groups[w] |= 1 << (g % 64);
         self.summary[w / 64] |= 1 << (w % 64);
+    }
+
+    /// Zeroes every marked group of `slots` and unmarks it.
+    pub fn clear<T: Copy + Default>(&mut self, slots: &mut [T]) {
+        self.drain(|first| {
+            let end = (first + Self::GROUP).min(slots.len());
+            slots[first..end].fill(T::default());
+        });
     }
 
     /// Calls `clear_group(first_slot)` for every marked group and unmarks it.
