@@ -340,13 +340,7 @@ fn bench_interrupted_prints_finished_rows() {
         .spawn()
         .unwrap();
     // Let it load the sets, install its handler and finish the quick set.
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
+    let out = interrupt_after(child, 2);
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("quick-set"), "{text}");
@@ -393,13 +387,7 @@ fn generate_huge_count_is_interruptible() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(1));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
+    let out = interrupt_after(child, 1);
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     // What was kept is printed, each line a valid End position with its score.
     let lines = stdout_lines(&out);
@@ -427,4 +415,15 @@ fn solve_options_before_the_subcommand_are_an_error() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_solved(&stdout_lines(&out)[0], A);
+}
+
+/// Sends SIGINT to `child` after `secs` seconds and collects its output.
+fn interrupt_after(child: std::process::Child, secs: u64) -> Output {
+    std::thread::sleep(std::time::Duration::from_secs(secs));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    child.wait_with_output().unwrap()
 }
