@@ -46,13 +46,8 @@ fn configs() -> Vec<Config> {
         },
     ];
     // every table design and replacement policy
-    for table in [TableKind::Upper, TableKind::Bounds] {
-        for replace in [
-            ReplaceKind::Always,
-            ReplaceKind::Depth,
-            ReplaceKind::TwoTier,
-            ReplaceKind::Bucket,
-        ] {
+    for table in TableKind::ALL {
+        for replace in ReplaceKind::ALL {
             if (table, replace) != (TableKind::Upper, ReplaceKind::Always) {
                 all.push(Config {
                     table,

@@ -44,13 +44,8 @@ fn set(name: &str) -> Option<TestSet> {
 /// Every table design and policy (the depth-aware policies with both measures).
 fn configs() -> Vec<Config> {
     let mut out = Vec::new();
-    for table in [TableKind::Upper, TableKind::Bounds] {
-        for replace in [
-            ReplaceKind::Always,
-            ReplaceKind::Depth,
-            ReplaceKind::TwoTier,
-            ReplaceKind::Bucket,
-        ] {
+    for table in TableKind::ALL {
+        for replace in ReplaceKind::ALL {
             for depth in [DepthKind::Cells, DepthKind::Work] {
                 if replace == ReplaceKind::Always && depth == DepthKind::Work {
                     continue;

@@ -63,6 +63,9 @@ pub enum TableKind {
 }
 
 impl TableKind {
+    /// Every table design.
+    pub const ALL: [TableKind; 2] = [TableKind::Upper, TableKind::Bounds];
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -87,6 +90,14 @@ pub enum ReplaceKind {
 }
 
 impl ReplaceKind {
+    /// Every replacement policy.
+    pub const ALL: [ReplaceKind; 4] = [
+        ReplaceKind::Always,
+        ReplaceKind::Depth,
+        ReplaceKind::TwoTier,
+        ReplaceKind::Bucket,
+    ];
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
