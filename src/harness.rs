@@ -16,6 +16,10 @@ pub struct Row {
     pub solver: String,
     /// The table options ([`Config::label`]: `upper/always/64`, ...).
     pub config: String,
+    /// Whether the table is the search's own at 64 MB, cleared per position
+    /// ([`Config::is_default_table`]); the markdown table then names the solver
+    /// alone.
+    pub default_table: bool,
     /// `strong` or `weak`.
     pub mode: &'static str,
     /// The test set's file name.
@@ -137,6 +141,7 @@ pub fn run(
                 report.rows.push(Row {
                     solver: config.kind.name().to_string(),
                     config: config.label(),
+                    default_table: config.is_default_table(),
                     mode: mode_name(mode),
                     set: set.name.clone(),
                     positions: n,
@@ -241,7 +246,7 @@ pub fn markdown(report: &Report) -> String {
                 _ => r.set.clone(),
             };
             // Each solver's default table goes unnamed.
-            let solver = if r.config == "upper/always/64" || r.config == "compact/64" {
+            let solver = if r.default_table {
                 r.solver.clone()
             } else {
                 format!("{} {}", r.solver, r.config)
@@ -405,6 +410,7 @@ mod tests {
         Row {
             solver: solver.to_string(),
             config: String::new(),
+            default_table: true,
             mode: "strong",
             set: set.to_string(),
             positions: 10,

@@ -19,10 +19,9 @@ use c4solver::harness::{self, Report};
 use c4solver::input::{LineReader, parse_line};
 use c4solver::table::TableStats;
 use c4solver::testset::TestSet;
-use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6, SolverKind};
+use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6, SolverKind, TableKind};
 use cli::{
     BenchArgs, Cli, Command, DepthArg, EngineArgs, GenerateArgs, ReplaceArg, SolveArgs, SolverArg,
-    TableArg,
 };
 
 /// How a run ended, before it becomes an exit code.
@@ -95,11 +94,16 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
 }
 
 /// The configurations named by the engine options: every combination of the
-/// listed values, without duplicates (`--depth` does not matter to `always`).
+/// listed values, without duplicates (`--depth` does not matter to `always`) and
+/// without the policies a table design does not offer.
 ///
-/// The tuned search has its own table: table options do not apply to it.
-fn configs(engine: &EngineArgs, stats: bool) -> anyhow::Result<Vec<Config>> {
-    let tables_named = engine.table != [TableArg::Upper]
+/// Without `--table`, each search gets its own table: `upper` for the reference
+/// search, `compact` for the tuned one.
+///
+/// `stats` asks for table statistics, which only the reference search counts:
+/// with `required`, a configuration list without it is an error.
+fn configs(engine: &EngineArgs, stats: bool, required: bool) -> anyhow::Result<Vec<Config>> {
+    let tables_named = !engine.table.is_empty()
         || engine.replace != [ReplaceArg::Always]
         || engine.depth != [DepthArg::Cells];
     let solvers = if !engine.solver.is_empty() {
@@ -109,51 +113,42 @@ fn configs(engine: &EngineArgs, stats: bool) -> anyhow::Result<Vec<Config>> {
     } else {
         vec![SolverArg::Tuned]
     };
-    if !solvers.contains(&SolverArg::Reference) {
-        if tables_named {
-            bail!(
-                "--table, --replace and --depth choose tables of the reference search: add --solver reference"
-            );
-        }
-        if stats {
-            bail!("table statistics are counted by the reference search: add --solver reference");
-        }
+    if stats && required && !solvers.contains(&SolverArg::Reference) {
+        bail!("table statistics are counted by the reference search: add --solver reference");
     }
     let mut out: Vec<Config> = Vec::new();
     for solver in solvers {
-        if solver == SolverArg::Tuned {
-            for &table_mb in &engine.table_mb {
-                let config = Config {
-                    kind: SolverKind::Tuned,
-                    table_mb,
-                    keep_table: engine.keep_table,
-                    ..Config::default()
-                };
-                if !out.contains(&config) {
-                    out.push(config);
-                }
-            }
-            continue;
-        }
-        for &table in &engine.table {
+        let kind: SolverKind = solver.into();
+        let tables: Vec<TableKind> = if engine.table.is_empty() {
+            vec![match kind {
+                SolverKind::Reference => TableKind::Upper,
+                SolverKind::Tuned => TableKind::Compact,
+            }]
+        } else {
+            engine.table.iter().map(|&t| t.into()).collect()
+        };
+        for &table in &tables {
             for &replace in &engine.replace {
+                let replace: ReplaceKind = replace.into();
+                if !table.policies().contains(&replace) {
+                    continue;
+                }
                 for &depth in &engine.depth {
                     for &table_mb in &engine.table_mb {
-                        let replace: ReplaceKind = replace.into();
                         // `..Config::default()` keeps this valid when Config grows.
                         #[allow(clippy::needless_update)]
                         let config = Config {
-                            kind: SolverKind::Reference,
+                            kind,
                             table_mb,
                             keep_table: engine.keep_table,
-                            table: table.into(),
+                            table,
                             replace,
                             depth: if replace == ReplaceKind::Always {
                                 DepthKind::Cells
                             } else {
                                 depth.into()
                             },
-                            stats,
+                            stats: stats && kind == SolverKind::Reference,
                             ..Config::default()
                         };
                         if !out.contains(&config) {
@@ -164,12 +159,15 @@ fn configs(engine: &EngineArgs, stats: bool) -> anyhow::Result<Vec<Config>> {
             }
         }
     }
+    if out.is_empty() {
+        bail!("the compact table only replaces always: drop --replace or choose another --table");
+    }
     Ok(out)
 }
 
 /// The single configuration of `solve` and `generate`.
 fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Solver7x6> {
-    let configs = configs(engine, stats)?;
+    let configs = configs(engine, stats, true)?;
     let [config] = configs[..] else {
         bail!(
             "--solver, --table, --replace, --depth and --table-mb take a single value for {command}"
@@ -389,7 +387,7 @@ fn bench(args: &BenchArgs, engine: &EngineArgs) -> anyhow::Result<Outcome> {
         (false, true) => vec![Mode::Weak],
         _ => vec![Mode::Strong, Mode::Weak],
     };
-    let configs = configs(engine, args.compare)?;
+    let configs = configs(engine, args.compare, false)?;
     let per_pass: usize = sets
         .iter()
         .map(|s| args.limit.unwrap_or(usize::MAX).min(s.entries.len()))

@@ -63,6 +63,15 @@ impl<const N: usize> MoveSorter<N> {
         self.entries[i] = (mv, score);
     }
 
+    /// Moves `mv` to the front, to be handed out next, keeping the order of the
+    /// others; does nothing if `mv` is not among the moves not handed out yet.
+    #[inline]
+    pub fn promote(&mut self, mv: u64) {
+        if let Some(i) = self.entries[..self.len].iter().position(|e| e.0 == mv) {
+            self.entries[i..self.len].rotate_left(1);
+        }
+    }
+
     /// Number of moves not handed out yet.
     #[inline]
     pub const fn len(&self) -> usize {
@@ -110,6 +119,23 @@ mod tests {
         assert_eq!(s.len(), 7);
         let order: Vec<u64> = s.collect();
         assert_eq!(order, vec![8, 64, 4, 1, 32, 16, 2]);
+    }
+
+    #[test]
+    fn promote_moves_one_to_the_front() {
+        let mut s = MoveSorter::<7>::new();
+        for (mv, score) in [(1, 2), (2, 0), (4, 2), (8, 5)] {
+            s.add(mv, score);
+        }
+        s.promote(2);
+        s.promote(16); // not there: nothing changes
+        let order: Vec<u64> = s.collect();
+        assert_eq!(order, vec![2, 8, 4, 1]);
+        let mut s = MoveSorter::<7>::new();
+        s.add(1, 0);
+        s.add(2, 1);
+        s.promote(2); // already first
+        assert_eq!(s.collect::<Vec<_>>(), vec![2, 1]);
     }
 
     #[test]

@@ -29,31 +29,23 @@ use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
 /// Every configuration under test (each also runs with `keep_table` on and off).
 /// A new search or table design is one more line here.
 fn configs() -> Vec<Config> {
-    let base = Config {
-        table_mb: 16,
-        ..Config::default()
-    };
-    let mut all = vec![
-        Config {
-            kind: SolverKind::Reference,
-            ..base
-        },
-        // the tuned search needs its 64 MB table on 7x6 (small boards need less)
-        Config {
-            kind: SolverKind::Tuned,
-            table_mb: 64,
-            ..base
-        },
-    ];
-    // every table design and replacement policy
-    for table in TableKind::ALL {
-        for replace in ReplaceKind::ALL {
-            if (table, replace) != (TableKind::Upper, ReplaceKind::Always) {
+    let mut all = Vec::new();
+    for kind in [SolverKind::Reference, SolverKind::Tuned] {
+        // each search with its own table first, then every other design and policy
+        let own = Config::for_solver(kind);
+        all.push(own);
+        for table in TableKind::ALL {
+            for &replace in table.policies() {
+                if (table, replace) == (own.table, ReplaceKind::Always) {
+                    continue;
+                }
                 all.push(Config {
+                    kind,
                     table,
                     replace,
-                    table_mb: 1,
-                    ..base
+                    // the compact table needs 64 MB on 7x6 (small boards need less)
+                    table_mb: if table == TableKind::Compact { 64 } else { 1 },
+                    ..Config::default()
                 });
             }
         }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use c4solver::testset::TestSet;
-use c4solver::{Config, Mode, Position, Solver7x6, SolverKind};
+use c4solver::{Config, Mode, Position, Solver7x6};
 
 fn sets_dir() -> PathBuf {
     let dir = std::env::var_os("C4_PONS_TESTSETS")
@@ -24,11 +24,7 @@ fn sets_dir() -> PathBuf {
 }
 
 fn tuned() -> Solver7x6 {
-    Solver7x6::new(Config {
-        kind: SolverKind::Tuned,
-        ..Config::default()
-    })
-    .unwrap()
+    Solver7x6::new(Config::tuned()).unwrap()
 }
 
 /// Solves the first `limit` positions of `set` strongly and the first `weak`
@@ -100,9 +96,8 @@ fn edge_positions() {
     assert_eq!(s.solve(&p, Mode::Weak).score, 1);
     // the table survives between positions with keep_table and gives the same answers
     let mut keep = Solver7x6::new(Config {
-        kind: SolverKind::Tuned,
         keep_table: true,
-        ..Config::default()
+        ..Config::tuned()
     })
     .unwrap();
     for moves in ["44455554221", "4455", "44455554221"] {

@@ -51,7 +51,7 @@ impl SolverKind {
     }
 }
 
-/// What the table of the reference search keeps.
+/// What the table keeps. Every search works with every table design.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TableKind {
     /// Upper bounds only (the tutorial's): [`UpperTable`] with
@@ -60,17 +60,30 @@ pub enum TableKind {
     Upper,
     /// Upper, lower and exact bounds with the best move: a [`BoundTable`].
     Bounds,
+    /// One upper or lower bound in 4 bytes, always replaced: the tuned search's
+    /// [`CompactTable`] (an exact score is kept as a lower bound).
+    Compact,
 }
 
 impl TableKind {
     /// Every table design.
-    pub const ALL: [TableKind; 2] = [TableKind::Upper, TableKind::Bounds];
+    pub const ALL: [TableKind; 3] = [TableKind::Upper, TableKind::Bounds, TableKind::Compact];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::Upper => "upper",
             TableKind::Bounds => "bounds",
+            TableKind::Compact => "compact",
+        }
+    }
+
+    /// The replacement policies this design offers: the compact table has no room
+    /// for a depth and always replaces.
+    pub fn policies(self) -> &'static [ReplaceKind] {
+        match self {
+            TableKind::Upper | TableKind::Bounds => &ReplaceKind::ALL,
+            TableKind::Compact => &[ReplaceKind::Always],
         }
     }
 }
@@ -166,10 +179,38 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The tuned configuration: the tuned search with its 64 MB compact table,
+    /// cleared before each position (the command line's default).
+    pub fn tuned() -> Self {
+        Self::for_solver(SolverKind::Tuned)
+    }
+
+    /// The default configuration of `kind`'s search: its own 64 MB table
+    /// ([`TableKind::Upper`] for the reference search, [`TableKind::Compact`] for
+    /// the tuned one), always replaced, cleared before each position.
+    pub fn for_solver(kind: SolverKind) -> Self {
+        Config {
+            kind,
+            table: match kind {
+                SolverKind::Reference => TableKind::Upper,
+                SolverKind::Tuned => TableKind::Compact,
+            },
+            ..Config::default()
+        }
+    }
+
     /// Whether the table options are the tutorial's (upper bounds, always replace),
     /// at whatever size.
     pub fn is_reference_table(&self) -> bool {
         self.table == TableKind::Upper && self.replace == ReplaceKind::Always
+    }
+
+    /// Whether the table is `kind`'s own ([`Config::for_solver`]): its design,
+    /// always replaced, 64 MB, cleared before each position.
+    pub fn is_default_table(&self) -> bool {
+        let own = Config::for_solver(self.kind);
+        (self.table, self.replace, self.table_mb, self.keep_table)
+            == (own.table, own.replace, own.table_mb, own.keep_table)
     }
 
     /// A short name of the table options: `upper/always/64`, `bounds/bucket/16`,
@@ -181,9 +222,6 @@ impl Config {
             ""
         };
         let keep = if self.keep_table { "/keep" } else { "" };
-        if self.kind == SolverKind::Tuned {
-            return format!("compact/{}{keep}", self.table_mb);
-        }
         format!(
             "{}/{}{depth}/{}{keep}",
             self.table.name(),
@@ -209,12 +247,12 @@ enum Engine<const W: usize, const H: usize> {
     Reference(Reference<W, H, UpperTable>),
     /// The tuned search with its compact table.
     Tuned(Tuned<W, H>),
-    /// The reference search with any other table design or with statistics; the
-    /// one virtual call per position keeps the dispatch out of the search.
+    /// Either search with any other table design or with statistics; the one
+    /// virtual call per position keeps the dispatch out of the search.
     Tables(Box<dyn TableSearch<W, H>>),
 }
 
-/// A reference search over some table, behind one virtual call per position.
+/// A search over some table, behind one virtual call per position.
 trait TableSearch<const W: usize, const H: usize>: std::fmt::Debug {
     fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64);
     fn clear(&mut self);
@@ -245,29 +283,51 @@ where
     }
 }
 
+impl<const W: usize, const H: usize, T> TableSearch<W, H> for Tuned<W, H, T>
+where
+    T: Table + Clone + std::fmt::Debug + 'static,
+{
+    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+        Tuned::search(self, pos, alpha, beta)
+    }
+    fn clear(&mut self) {
+        Tuned::clear(self)
+    }
+    fn new_search(&mut self) {
+        Tuned::new_search(self)
+    }
+    fn stats(&self) -> Option<TableStats> {
+        None
+    }
+    fn clone_box(&self) -> Box<dyn TableSearch<W, H>> {
+        Box::new(self.clone())
+    }
+}
+
 impl<const W: usize, const H: usize> Clone for Box<dyn TableSearch<W, H>> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
 }
 
-/// The reference search over `table`, with or without statistics.
-fn boxed<const W: usize, const H: usize, T>(table: T, stats: bool) -> Box<dyn TableSearch<W, H>>
+/// The configured search over `table`; the reference search counts statistics if
+/// asked to (the tuned search does not count them).
+fn boxed<const W: usize, const H: usize, T>(table: T, config: &Config) -> Box<dyn TableSearch<W, H>>
 where
     T: Table + Clone + std::fmt::Debug + 'static,
 {
-    if stats {
-        Box::new(Reference::<W, H, T, true>::new(table))
-    } else {
-        Box::new(Reference::<W, H, T, false>::new(table))
+    match (config.kind, config.stats) {
+        (SolverKind::Tuned, _) => Box::new(Tuned::<W, H, T>::new(table)),
+        (SolverKind::Reference, true) => Box::new(Reference::<W, H, T, true>::new(table)),
+        (SolverKind::Reference, false) => Box::new(Reference::<W, H, T, false>::new(table)),
     }
 }
 
-/// The reference search over a [`BoundTable`] of the configured policy and depth.
+/// The configured search over a [`BoundTable`] of the configured policy and depth.
 fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
     config: &Config,
 ) -> Result<Box<dyn TableSearch<W, H>>, TableError> {
-    let (mb, bits, st) = (config.table_mb, (W * (H + 1)) as u32, config.stats);
+    let (mb, bits, st) = (config.table_mb, (W * (H + 1)) as u32, config);
     let work = config.depth == DepthKind::Work;
     Ok(match (config.replace, work) {
         (ReplaceKind::Always, _) => {
@@ -311,18 +371,27 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Creates a solver, allocating its table.
     pub fn new(config: Config) -> Result<Self, TableError> {
         let upper = || UpperTable::for_board(config.table_mb, Board::<W, H>::MIN_SCORE);
-        let engine = match config.kind {
-            SolverKind::Reference => match (config.table, config.replace) {
-                (TableKind::Upper, ReplaceKind::Always) if !config.stats => {
-                    Engine::Reference(Reference::new(upper()?))
-                }
-                (TableKind::Upper, ReplaceKind::Always) => Engine::Tables(boxed(upper()?, true)),
-                (TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
-                (TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
-            },
-            SolverKind::Tuned => Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(
-                config.table_mb,
-            )?)),
+        let compact = || CompactTable::for_board::<W, H>(config.table_mb);
+        let plain = !config.stats;
+        let engine = match (config.kind, config.table, config.replace) {
+            (SolverKind::Reference, TableKind::Upper, ReplaceKind::Always) if plain => {
+                Engine::Reference(Reference::new(upper()?))
+            }
+            (SolverKind::Tuned, TableKind::Compact, ReplaceKind::Always) if plain => {
+                Engine::Tuned(Tuned::new(compact()?))
+            }
+            (_, TableKind::Upper, ReplaceKind::Always) => Engine::Tables(boxed(upper()?, &config)),
+            (_, TableKind::Compact, ReplaceKind::Always) => {
+                Engine::Tables(boxed(compact()?, &config))
+            }
+            (_, TableKind::Compact, replace) => {
+                return Err(TableError::NoSuchPolicy {
+                    table: TableKind::Compact.name(),
+                    replace: replace.name(),
+                });
+            }
+            (_, TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
+            (_, TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
         };
         Ok(Solver {
             config,

@@ -11,17 +11,22 @@
 //! * **Move ordering.** Moves are sorted by the number of winning cells they create
 //!   for the mover ([`MoveSorter`]), center first among ties.
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
+//!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
+//!   answer at once, its best move is searched first, and its replacement policy
+//!   gets the depth it asks for. A position and its mirror image share one entry
+//!   under the smaller of their keys, so a stored best move is mirrored back when
+//!   the position is the mirror of the stored one.
 //!
 //! The per-step measurements live in `README.issue4.md` (folded into README.md).
 
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
-use crate::table::{Bound, CompactTable};
+use crate::table::{Bound, CompactTable, Hit, Table, work_depth};
 
 /// The tuned solver's state: its table and its node counter.
 #[derive(Clone, Debug)]
-pub struct Tuned<const W: usize, const H: usize> {
-    table: CompactTable,
+pub struct Tuned<const W: usize, const H: usize, T = CompactTable> {
+    table: T,
     nodes: u64,
 }
 
@@ -69,15 +74,20 @@ pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
     m
 }
 
-impl<const W: usize, const H: usize> Tuned<W, H> {
+impl<const W: usize, const H: usize, T: Table> Tuned<W, H, T> {
     const ORDER: [usize; W] = center_first::<W>();
     const CELLS: i32 = (W * H) as i32;
     /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this.
     const ETC_BELOW: i32 = Self::CELLS - 12;
 
     /// A solver using `table`.
-    pub fn new(table: CompactTable) -> Self {
+    pub fn new(table: T) -> Self {
         Tuned { table, nodes: 0 }
+    }
+
+    /// The table.
+    pub fn table(&self) -> &T {
+        &self.table
     }
 
     /// Empties the table.
@@ -85,12 +95,48 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
         self.table.clear();
     }
 
+    /// Starts a new root position while keeping the table (ages its entries).
+    pub fn new_search(&mut self) {
+        self.table.new_search();
+    }
+
     /// The table key of `pos`: the smaller of its key and its mirror image's key,
     /// so that a position and its mirror share one entry (their scores are equal).
     #[inline]
     fn key(pos: &Board<W, H>) -> u64 {
+        Self::oriented_key(pos).0
+    }
+
+    /// [`Tuned::key`] and whether it is the mirror image's key (then a stored
+    /// column `c` is column `W - 1 - c` of `pos`).
+    #[inline]
+    fn oriented_key(pos: &Board<W, H>) -> (u64, bool) {
         let key = pos.key();
-        key.min(mirror_key::<W, H>(key))
+        let mirror = mirror_key::<W, H>(key);
+        if mirror < key {
+            (mirror, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// The 0-based column of the single-bit move `mv`, as the table stores it for a
+    /// position whose key is mirrored or not.
+    #[inline]
+    fn stored_column(mv: u64, mirrored: bool) -> u8 {
+        let col = (mv.trailing_zeros() as usize / (H + 1)) as u8;
+        if mirrored { (W - 1) as u8 - col } else { col }
+    }
+
+    /// What `depth` the table wants for an entry of a position with `n` stones whose
+    /// search started when the node counter was `nodes0`.
+    #[inline]
+    fn depth(&self, n: i32, nodes0: u64) -> u8 {
+        if T::DEPTH_IS_WORK {
+            work_depth(self.nodes - nodes0)
+        } else {
+            (Self::CELLS - n) as u8
+        }
     }
 
     /// Solves `pos` within `[alpha, beta]` and returns the score (clamped into the
@@ -137,6 +183,7 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
     fn negamax(&mut self, pos: &Board<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.can_win_next());
+        let nodes0 = self.nodes;
         self.nodes += 1;
 
         let next = non_losing_moves(pos);
@@ -171,12 +218,27 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
             self.table.prefetch(Self::key(&child));
         }
 
-        let key = Self::key(pos);
-        let v = self.table.get(key);
-        if v != 0 {
-            match self.table.decode(v) {
-                (l, Bound::Lower) => min = min.max(l),
-                (u, _) => max = max.min(u),
+        let (key, mirrored) = Self::oriented_key(pos);
+        // The table's best move, as a move of `pos` (0 if none or not playable).
+        let mut hint = 0;
+        if let Some(Hit { score, bound, best }) = self.table.probe(key) {
+            match bound {
+                Bound::Lower => min = min.max(score),
+                Bound::Upper => max = max.min(score),
+                Bound::Exact => {
+                    min = min.max(score);
+                    max = max.min(score);
+                }
+            }
+            if let Some(c) = best {
+                let col = if mirrored {
+                    W - 1 - usize::from(c)
+                } else {
+                    usize::from(c)
+                };
+                if col < W {
+                    hint = next & Board::<W, H>::column_mask(col);
+                }
             }
         }
         if alpha < min {
@@ -204,13 +266,16 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
                 rest &= rest - 1;
                 let mut child = *pos;
                 child.play_move_unchecked(mv);
-                let cv = self.table.get(Self::key(&child));
-                if cv != 0
-                    && let (u, Bound::Upper) = self.table.decode(cv)
+                if let Some(Hit {
+                    score: u,
+                    bound: Bound::Upper | Bound::Exact,
+                    ..
+                }) = self.table.probe(Self::key(&child))
                     && -u >= beta
                 {
-                    let value = self.table.lower_value(-u);
-                    self.table.put(key, value);
+                    let best = Some(Self::stored_column(mv, mirrored));
+                    let depth = self.depth(n, nodes0);
+                    self.table.store(key, -u, Bound::Lower, best, depth);
                     return -u;
                 }
             }
@@ -225,14 +290,19 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
             }
         }
 
+        // The table's move first (tables without best moves never give one).
+        if hint != 0 {
+            moves.promote(hint);
+        }
         for mv in moves {
             let mut child = *pos;
             child.play_move_unchecked(mv);
             let score = -self.negamax(&child, -beta, -alpha);
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
-                let value = self.table.lower_value(score);
-                self.table.put(key, value);
+                let best = Some(Self::stored_column(mv, mirrored));
+                let depth = self.depth(n, nodes0);
+                self.table.store(key, score, Bound::Lower, best, depth);
                 return score;
             }
             // Narrow the window for the next moves.
@@ -240,8 +310,8 @@ impl<const W: usize, const H: usize> Tuned<W, H> {
                 alpha = score;
             }
         }
-        let value = self.table.upper_value(alpha);
-        self.table.put(key, value);
+        let depth = self.depth(n, nodes0);
+        self.table.store(key, alpha, Bound::Upper, None, depth);
         alpha
     }
 }

@@ -345,6 +345,12 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
         self.put(key, entry);
     }
 
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        let first = self.first_slot(key);
+        super::prefetch_ptr(self.lines.as_ptr().wrapping_add(first / 8));
+    }
+
     fn clear(&mut self) {
         let lines = &mut self.lines;
         self.dirty.drain(|first| lines[first / 8] = Line::default());

@@ -155,19 +155,7 @@ impl CompactTable {
     /// Hints the processor to fetch the slot of `key` into the cache.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.slots.as_ptr().wrapping_add(self.index(key));
-            // SAFETY: prefetching is a hint that never faults, whatever the address;
-            // the index is in bounds anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    p.cast::<i8>(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch_ptr(self.slots.as_ptr().wrapping_add(self.index(key)));
     }
 
     /// The raw 7-bit value stored for `key` (0 if none).
@@ -251,6 +239,11 @@ impl Table for CompactTable {
             Bound::Lower | Bound::Exact => self.lower_value(score),
         };
         self.put(key, v);
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        CompactTable::prefetch(self, key);
     }
 
     fn clear(&mut self) {

@@ -66,6 +66,12 @@ pub trait Table {
     /// search's node count when [`Table::DEPTH_IS_WORK`] is true.
     fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8);
 
+    /// Hints the processor to load the slot(s) of `key` into the cache, so that a
+    /// later [`Table::probe`] of `key` does not wait for memory. Does nothing by
+    /// default.
+    #[inline]
+    fn prefetch(&self, _key: u64) {}
+
     /// Forgets everything.
     fn clear(&mut self);
 
@@ -118,6 +124,14 @@ pub enum TableError {
         /// Requested size in megabytes.
         mb: usize,
     },
+    /// The table design does not offer the replacement policy.
+    #[error("the {table} table has no '{replace}' replacement policy (it always replaces)")]
+    NoSuchPolicy {
+        /// The table design.
+        table: &'static str,
+        /// The policy asked for.
+        replace: &'static str,
+    },
     /// The table has too few index slots for its truncated keys to stay exact.
     #[error(
         "a {mb} MB table is too small for {key_bits}-bit keys (index and stored key bits must cover the key)"
@@ -167,6 +181,19 @@ pub const fn next_prime(n: u64) -> u64 {
         p += 1;
     }
     p
+}
+
+/// Hints the processor to fetch the cache line holding `*p` (never faults, whatever
+/// the address).
+#[inline]
+pub(crate) fn prefetch_ptr<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint that never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Allocates a zeroed vector of `len` elements, reporting failure instead of

@@ -133,6 +133,11 @@ impl Table for UpperTable {
         }
     }
 
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        super::prefetch_ptr(self.slots.as_ptr().wrapping_add(self.index(key)));
+    }
+
     fn clear(&mut self) {
         UpperTable::clear(self);
     }
