@@ -284,13 +284,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut max = (Self::CELLS - 1 - n) / 2;
 
         // Ask for the children's slots now: their loads overlap with this node's.
+        // Their keys are kept for the transposition cutoffs below.
+        let mut child_keys = [(0u64, 0u64); W];
+        let mut children = 0;
         let mut rest = next;
         while rest != 0 {
             let mv = rest & rest.wrapping_neg();
             rest &= rest - 1;
             let mut child = *pos;
             child.play_move_unchecked(mv);
-            self.table.prefetch(Self::key(&child));
+            let child_key = Self::key(&child);
+            self.table.prefetch(child_key);
+            child_keys[children] = (mv, child_key);
+            children += 1;
         }
 
         let (key, mirrored) = Self::oriented_key(pos);
@@ -335,17 +341,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // `-u >= beta` refutes this node without a search. Only worth its probes far
         // from the end, where a search costs more than W probes.
         if n < Self::ETC_BELOW {
-            let mut rest = next;
-            while rest != 0 {
-                let mv = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                let mut child = *pos;
-                child.play_move_unchecked(mv);
+            for &(mv, child_key) in &child_keys[..children] {
                 if let Some(Hit {
                     score: u,
                     bound: Bound::Upper | Bound::Exact,
                     ..
-                }) = self.table.probe(Self::key(&child))
+                }) = self.table.probe(child_key)
                     && -u >= beta
                 {
                     let best = Some(Self::stored_column(mv, mirrored));
