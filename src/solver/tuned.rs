@@ -10,6 +10,9 @@
 //!   (or no safe move) lose at once.
 //! * **Move ordering.** Moves are sorted by the number of winning cells they create
 //!   for the mover ([`MoveSorter`]), center first among ties.
+//! * **Claimeven.** When every column has an even number of empty cells, the
+//!   opponent can answer each move just above it; if the cells that leaves to the
+//!   player to move hold no four, the player cannot win ([`claimeven_bound`]).
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once, its best move is searched first, and its replacement policy
@@ -29,7 +32,8 @@ use crate::table::{Bound, CompactTable, Hit, Table, work_depth};
 pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE: bool = false> {
     table: T,
     nodes: u64,
-    profile: Profile,
+    /// Boxed: 1.6 KB that only a profiling search touches.
+    profile: Box<Profile>,
 }
 
 /// One null-window search of [`Tuned::search`].
@@ -98,6 +102,52 @@ pub fn non_losing_moves<const W: usize, const H: usize>(pos: &Board<W, H>) -> u6
     possible & !(opponent_win >> 1)
 }
 
+/// Rows `r` (`0..=h`) whose bit is set in the result when `(h - r) % 2 == parity`:
+/// a one-column pattern, to be multiplied by the bottom mask.
+const fn rows_with_parity(h: usize, parity: usize) -> u64 {
+    let mut m = 0;
+    let mut r = 0;
+    while r <= h {
+        if (h - r) % 2 == parity {
+            m |= 1 << r;
+        }
+        r += 1;
+    }
+    m
+}
+
+/// An upper bound of the score of the player to move from the opponent's
+/// *claimeven* strategy (Allis), when it applies, or `None`.
+///
+/// If every column has an even number of empty cells, the opponent can answer
+/// every move in the same column, just above it. Then the player to move ends up
+/// with exactly the empty cells at an even distance below the top of their column
+/// (rows 0, 2, 4 on 7x6) and the opponent with the others, whatever the player
+/// does. So if those cells together with the player's stones hold no four in a row,
+/// the player can never win: the score is at most 0, and at most -1 if the
+/// opponent's cells hold a four (the opponent then completes it at the latest on
+/// the last cell).
+#[inline]
+pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+    let bottom = Board::<W, H>::BOTTOM_MASK;
+    // Next free cell of each column (the sentinel row H for a full column).
+    let next_free = pos.mask() + bottom;
+    if next_free & (bottom * rows_with_parity(H, 1)) != 0 {
+        return None;
+    }
+    let empty = Board::<W, H>::BOARD_MASK & !pos.mask();
+    let own = pos.current() | (empty & (bottom * rows_with_parity(H, 0)));
+    if Board::<W, H>::alignment(own) {
+        return None;
+    }
+    let theirs = (pos.current() ^ pos.mask()) | (empty & (bottom * rows_with_parity(H, 1)));
+    Some(if Board::<W, H>::alignment(theirs) {
+        -1
+    } else {
+        0
+    })
+}
+
 /// How good `mv` looks: the number of cells where the mover would then complete
 /// four (winning cells they create, counting those not yet reachable).
 #[inline]
@@ -131,7 +181,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         Tuned {
             table,
             nodes: 0,
-            profile: Profile::default(),
+            profile: Box::default(),
         }
     }
 
@@ -142,7 +192,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Starts a new [`Profile`].
     pub fn reset_profile(&mut self) {
-        self.profile = Profile::default();
+        *self.profile = Profile::default();
     }
 
     /// The table.
@@ -282,6 +332,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
         // We cannot win at once, so we win at best with our stone after next.
         let mut max = (Self::CELLS - 1 - n) / 2;
+        // The opponent's claimeven may show that we cannot win.
+        if let Some(bound) = claimeven_bound(pos) {
+            max = max.min(bound);
+        }
 
         // Ask for the children's slots now: their loads overlap with this node's.
         // Their keys are kept for the transposition cutoffs below.
@@ -412,6 +466,63 @@ mod tests {
             assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
             assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
         }
+    }
+
+    #[test]
+    fn claimeven_bound_cases() {
+        assert_eq!(rows_with_parity(6, 0), 0b1010101);
+        assert_eq!(rows_with_parity(6, 1), 0b0101010);
+        // An odd column: the opponent cannot follow up everywhere.
+        assert_eq!(claimeven_bound(&Position::parse("4").unwrap()), None);
+        // The empty board: the first player's cells (rows 1, 3, 5) hold fours.
+        assert_eq!(claimeven_bound(&Position::parse("").unwrap()), None);
+    }
+
+    /// The bound never lies: checked against the reference search (which does not
+    /// use it) on random positions where it applies.
+    #[test]
+    fn claimeven_bound_holds_against_the_reference_search() {
+        use crate::solver::reference::Reference;
+        use crate::table::UpperTable;
+        use rand::{RngExt, SeedableRng};
+
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut reference =
+            Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
+        let (mut zero, mut minus_one, mut exact) = (0, 0, 0);
+        for _ in 0..3000 {
+            let mut pos = Position::new();
+            // Random games of moves that do not lose at once, so that they last.
+            while pos.moves_played() < 40 && !pos.can_win_next() {
+                let safe = non_losing_moves(&pos);
+                let cols: Vec<usize> = (0..7)
+                    .filter(|&c| safe & Board::<7, 6>::column_mask(c) != 0)
+                    .collect();
+                if cols.is_empty() {
+                    break;
+                }
+                pos.play_col(cols[rng.random_range(0..cols.len())]);
+                if pos.moves_played() >= 24
+                    && !pos.can_win_next()
+                    && let Some(bound) = claimeven_bound(&pos)
+                {
+                    reference.clear();
+                    let (score, _) = reference.search(&pos, -21, 21);
+                    assert!(score <= bound, "score {score} above bound {bound}");
+                    if bound == 0 {
+                        zero += 1;
+                    } else {
+                        minus_one += 1;
+                    }
+                    exact += usize::from(score == bound);
+                }
+            }
+        }
+        // Both kinds of bound occurred, and some were the true score.
+        assert!(
+            zero > 0 && minus_one > 0 && exact > 0,
+            "{zero} {minus_one} {exact}"
+        );
     }
 
     #[test]
