@@ -13,6 +13,8 @@
 //! * **Claimeven.** When every column has an even number of empty cells, the
 //!   opponent can answer each move just above it; if the cells that leaves to the
 //!   player to move hold no four, the player cannot win ([`claimeven_bound`]).
+//!   The same bound, seen from the parent, refutes the parent at once when the move
+//!   that makes every column even reaches beta ([`claimeven_move`]).
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once, its best move is searched first, and its replacement policy
@@ -146,6 +148,27 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
     } else {
         0
     })
+}
+
+/// A move among `moves` after which every column has an even number of empty
+/// cells, with the score it guarantees by the opponent's [`claimeven_bound`]
+/// (the negation of their bound), or `None`.
+///
+/// Only a board with exactly one column holding an odd number of empty cells has
+/// such a move: the one into that column.
+#[inline]
+pub fn claimeven_move<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+) -> Option<(u64, i32)> {
+    let bottom = Board::<W, H>::BOTTOM_MASK;
+    let odd = (pos.mask() + bottom) & (bottom * rows_with_parity(H, 1));
+    if odd == 0 || odd & (odd - 1) != 0 || odd & moves == 0 {
+        return None;
+    }
+    let mut child = *pos;
+    child.play_move_unchecked(odd);
+    claimeven_bound(&child).map(|b| (odd, -b))
 }
 
 /// How good `mv` looks: the number of cells where the mover would then complete
@@ -391,6 +414,16 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
         }
 
+        // A move after which the opponent's claimeven bound already reaches beta.
+        if let Some((mv, score)) = claimeven_move(pos, next)
+            && score >= beta
+        {
+            let best = Some(Self::stored_column(mv, mirrored));
+            let depth = self.depth(n, nodes0);
+            self.table.store(key, score, Bound::Lower, best, depth);
+            return score;
+        }
+
         // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
         // `-u >= beta` refutes this node without a search. Only worth its probes far
         // from the end, where a search costs more than W probes.
@@ -489,7 +522,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut reference =
             Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
-        let (mut zero, mut minus_one, mut exact) = (0, 0, 0);
+        let (mut zero, mut minus_one, mut exact, mut moves_checked) = (0, 0, 0, 0);
         for _ in 0..3000 {
             let mut pos = Position::new();
             // Random games of moves that do not lose at once, so that they last.
@@ -516,6 +549,18 @@ mod tests {
                     }
                     exact += usize::from(score == bound);
                 }
+                // The parent's view: the move into the one odd column.
+                if pos.moves_played() >= 23
+                    && !pos.can_win_next()
+                    && let Some((mv, guaranteed)) = claimeven_move(&pos, non_losing_moves(&pos))
+                {
+                    let mut child = pos;
+                    child.play_move_unchecked(mv);
+                    reference.clear();
+                    let (score, _) = reference.search(&child, -21, 21);
+                    assert!(-score >= guaranteed, "move worth {} < {guaranteed}", -score);
+                    moves_checked += 1;
+                }
             }
         }
         // Both kinds of bound occurred, and some were the true score.
@@ -523,6 +568,7 @@ mod tests {
             zero > 0 && minus_one > 0 && exact > 0,
             "{zero} {minus_one} {exact}"
         );
+        assert!(moves_checked > 0);
     }
 
     #[test]
