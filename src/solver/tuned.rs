@@ -13,8 +13,10 @@
 //! * **Claimeven.** When every column has an even number of empty cells, the
 //!   opponent can answer each move just above it; if the cells that leaves to the
 //!   player to move hold no four, the player cannot win ([`claimeven_bound`]).
-//!   The same bound, seen from the parent, refutes the parent at once when the move
-//!   that makes every column even reaches beta ([`claimeven_move`]).
+//!   Generalised: with an even number of empty cells, the opponent pairs odd
+//!   columns too, and the player's cells are their stones, the odd columns and
+//!   every other row of the even columns. The same bound, seen from the parent,
+//!   refutes the parent at once when a move reaches beta ([`claimeven_move`]).
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once, its best move is searched first, and its replacement policy
@@ -119,30 +121,47 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 }
 
 /// An upper bound of the score of the player to move from the opponent's
-/// *claimeven* strategy (Allis), when it applies, or `None`.
+/// *claimeven* strategy (Allis), generalised to columns of odd height, when it
+/// applies, or `None`.
 ///
-/// If every column has an even number of empty cells, the opponent can answer
-/// every move in the same column, just above it. Then the player to move ends up
-/// with exactly the empty cells at an even distance below the top of their column
-/// (rows 0, 2, 4 on 7x6) and the opponent with the others, whatever the player
-/// does. So if those cells together with the player's stones hold no four in a row,
-/// the player can never win: the score is at most 0, and at most -1 if the
-/// opponent's cells hold a four (the opponent then completes it at the latest on
-/// the last cell).
+/// It applies when the number of empty cells is even, that is when an even number
+/// of columns hold an odd number of empty cells ("odd columns"). The opponent then
+/// answers a move in an even column just above it, and a move in an odd column
+/// with a move in another odd column (there is one: their number is even), which
+/// leaves an even number of odd columns again. Whatever the player does, they get
+/// only cells of their own stones, of the odd columns, and of the even columns at
+/// an even distance below the top (rows 0, 2, 4 on 7x6). If those hold no four in
+/// a row, the player can never win: the score is at most 0. If moreover the
+/// opponent's stones and the other cells of the even columns (which the opponent
+/// surely gets) hold a four, the opponent wins and the score is at most -1.
 #[inline]
 pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
-    let bottom = Board::<W, H>::BOTTOM_MASK;
-    // Next free cell of each column (the sentinel row H for a full column).
-    let next_free = pos.mask() + bottom;
-    if next_free & (bottom * rows_with_parity(H, 1)) != 0 {
+    if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
-    let empty = Board::<W, H>::BOARD_MASK & !pos.mask();
-    let own = pos.current() | (empty & (bottom * rows_with_parity(H, 0)));
+    let bottom = Board::<W, H>::BOTTOM_MASK;
+    let mask = pos.mask();
+    // Bottom bit of each column whose number of stones is odd.
+    let mut fold = 0;
+    let mut k = 0;
+    while k < H {
+        fold ^= mask >> k;
+        k += 1;
+    }
+    let odd_height = fold & bottom;
+    // Columns with an odd number of empty cells, as full column masks.
+    let odd_columns = if H.is_multiple_of(2) {
+        odd_height
+    } else {
+        odd_height ^ bottom
+    } * ((1 << H) - 1);
+    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let paired = empty & !odd_columns;
+    let own = pos.current() | (empty & odd_columns) | (paired & (bottom * rows_with_parity(H, 0)));
     if Board::<W, H>::alignment(own) {
         return None;
     }
-    let theirs = (pos.current() ^ pos.mask()) | (empty & (bottom * rows_with_parity(H, 1)));
+    let theirs = (pos.current() ^ mask) | (paired & (bottom * rows_with_parity(H, 1)));
     Some(if Board::<W, H>::alignment(theirs) {
         -1
     } else {
@@ -150,25 +169,31 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
     })
 }
 
-/// A move among `moves` after which every column has an even number of empty
-/// cells, with the score it guarantees by the opponent's [`claimeven_bound`]
-/// (the negation of their bound), or `None`.
-///
-/// Only a board with exactly one column holding an odd number of empty cells has
-/// such a move: the one into that column.
+/// The best score one of `moves` surely reaches by the opponent's
+/// [`claimeven_bound`] after it (the negation of their bound), with that move, or
+/// `None`. Only boards with an odd number of empty cells have such moves.
 #[inline]
 pub fn claimeven_move<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
 ) -> Option<(u64, i32)> {
-    let bottom = Board::<W, H>::BOTTOM_MASK;
-    let odd = (pos.mask() + bottom) & (bottom * rows_with_parity(H, 1));
-    if odd == 0 || odd & (odd - 1) != 0 || odd & moves == 0 {
+    if (W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
-    let mut child = *pos;
-    child.play_move_unchecked(odd);
-    claimeven_bound(&child).map(|b| (odd, -b))
+    let mut best: Option<(u64, i32)> = None;
+    let mut rest = moves;
+    while rest != 0 {
+        let mv = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let mut child = *pos;
+        child.play_move_unchecked(mv);
+        if let Some(b) = claimeven_bound(&child)
+            && best.is_none_or(|(_, s)| -b > s)
+        {
+            best = Some((mv, -b));
+        }
+    }
+    best
 }
 
 /// How good `mv` looks: the number of cells where the mover would then complete
@@ -355,8 +380,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
         // We cannot win at once, so we win at best with our stone after next.
         let mut max = (Self::CELLS - 1 - n) / 2;
-        // The opponent's claimeven may show that we cannot win.
-        if let Some(bound) = claimeven_bound(pos) {
+        // The opponent's claimeven may show that we cannot win (a bound of 0 or -1,
+        // useless unless beta is above it).
+        if beta >= 0
+            && let Some(bound) = claimeven_bound(pos)
+        {
             max = max.min(bound);
         }
 
@@ -414,8 +442,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
         }
 
-        // A move after which the opponent's claimeven bound already reaches beta.
-        if let Some((mv, score)) = claimeven_move(pos, next)
+        // A move after which the opponent's claimeven bound already reaches beta (it
+        // guarantees 0 or 1 at most).
+        if beta <= 1
+            && let Some((mv, score)) = claimeven_move(pos, next)
             && score >= beta
         {
             let best = Some(Self::stored_column(mv, mirrored));
