@@ -2,8 +2,9 @@
 //!
 //! * **Null windows.** The score is found by a sequence of searches in windows
 //!   `[med, med + 1]` that each only say "above or below `med`", narrowing
-//!   `[min, max]` until it is one value. The first `med` leans toward 0 (half the
-//!   bound on each side), where most scores are.
+//!   `[min, max]` until it is one value. The first `med` is 0 when the interval
+//!   holds it (the claimeven bounds below make that window cheap), the next ones
+//!   lean toward 0 (half the bound on each side), where most scores are.
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
@@ -313,8 +314,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
         while min < max {
             let mut med = min + (max - min) / 2;
-            // Lean toward 0: scores near the middle are the most common.
-            if med <= 0 && min / 2 < med {
+            // First ask whether the score is above 0, where the claimeven bounds
+            // (0 and -1) cut the most; then lean toward 0 like Pons: scores near the
+            // middle are the most common.
+            if min < 0 && max > 0 {
+                med = 0;
+            } else if med <= 0 && min / 2 < med {
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
