@@ -10,9 +10,9 @@
 
 use std::time::Instant;
 
+use c4solver::Position;
 use c4solver::solver::tuned::Tuned;
 use c4solver::table::CompactTable;
-use c4solver::{Board, Position};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -21,7 +21,9 @@ fn main() -> anyhow::Result<()> {
     let pos = Position::parse(&moves)?;
     let mut solver = Tuned::<7, 6, CompactTable, true>::new(CompactTable::for_board::<7, 6>(mb)?);
     let start = Instant::now();
-    let (score, nodes) = solver.search(&pos, Board::<7, 6>::MIN_SCORE, -Board::<7, 6>::MIN_SCORE);
+    // The window of a strong solve (`Solver::solve`), so that the nodes are the same.
+    let half: i32 = 7 * 6 / 2;
+    let (score, nodes) = solver.search(&pos, -half, half);
     let secs = start.elapsed().as_secs_f64();
     println!("position '{moves}': score {score}, {nodes} nodes, {secs:.2} s, table {mb} MB");
     println!("\nnull windows (is the score above med?):");
