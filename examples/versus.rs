@@ -1,0 +1,103 @@
+//! The tuned solver side by side with connect-four-ai 1.0, the Rust port of Pascal
+//! Pons' final solver (no opening book), on the same positions in one run.
+//!
+//! ```text
+//! cargo run --release --example versus -- FILE [LIMIT]
+//! ```
+//!
+//! `FILE` is a test set (`moves score` per line, e.g. `../shared/pons-testsets/Test_L2_R2`)
+//! and `LIMIT` the number of its first positions to solve (default: all). Each
+//! position is solved strong by one solver and then the other, so that both see the
+//! same machine load; each solver's table is reset before every position and only
+//! the search is timed. Both solvers first solve three positions untimed, which
+//! touches their tables' pages (first-touch page faults are not search time). Every
+//! score is checked against the file's; the exit code is 1 if any differs.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use c4solver::testset::TestSet;
+use c4solver::{Config, Mode, Position, Solver7x6};
+use connect_four_ai::{Position as PonsPosition, Solver as PonsSolver};
+
+/// Positions solved untimed first: a Middle-Medium, an End and a Begin position.
+const WARM_UP: [&str; 3] = [
+    "2252576253462244111563365343671351441",
+    "4453232",
+    "12211221",
+];
+
+fn main() -> anyhow::Result<ExitCode> {
+    let mut args = std::env::args().skip(1);
+    let Some(file) = args.next().map(PathBuf::from) else {
+        bail!("usage: versus FILE [LIMIT]");
+    };
+    let limit: usize = match args.next() {
+        Some(a) => a
+            .parse()
+            .with_context(|| format!("LIMIT: '{a}' is not a number"))?,
+        None => usize::MAX,
+    };
+    let set = TestSet::<7, 6>::read(&file)?;
+
+    let mut theirs = PonsSolver::empty();
+    let mut ours = Solver7x6::new(Config::tuned())?;
+    for moves in WARM_UP {
+        let pons = PonsPosition::from_moves(moves).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        theirs.reset();
+        theirs.solve(&pons);
+        ours.solve(&Position::parse(moves)?, Mode::Strong);
+    }
+
+    let (mut count, mut mismatches) = (0u32, 0u32);
+    let (mut their_secs, mut our_secs) = (0.0f64, 0.0f64);
+    let (mut their_nodes, mut our_nodes) = (0u64, 0u64);
+    for entry in set.entries.iter().take(limit) {
+        let pons = PonsPosition::from_moves(&entry.moves)
+            .map_err(|e| anyhow::anyhow!("'{}': {e:?}", entry.moves))?;
+        theirs.reset();
+        let start = Instant::now();
+        let their_score = i32::from(theirs.solve(&pons));
+        their_secs += start.elapsed().as_secs_f64();
+        their_nodes += theirs.explored_positions as u64;
+
+        let solution = ours.solve(&entry.position, Mode::Strong);
+        our_secs += solution.time.as_secs_f64();
+        our_nodes += solution.nodes;
+
+        if their_score != entry.score || solution.score != entry.score {
+            eprintln!(
+                "mismatch on '{}': expected {}, connect-four-ai {their_score}, c4solver {}",
+                entry.moves, entry.score, solution.score
+            );
+            mismatches += 1;
+        }
+        count += 1;
+    }
+    if count == 0 {
+        bail!("{}: no position", file.display());
+    }
+
+    let n = f64::from(count);
+    println!(
+        "|set|positions|connect-four-ai: mean time|mean nodes|c4solver tuned: mean time|mean nodes|time ratio|nodes ratio|mismatches|"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "|{}|{count}|{:.4} ms|{:.1}|{:.4} ms|{:.1}|{:.3}|{:.3}|{mismatches}|",
+        set.name,
+        their_secs / n * 1e3,
+        their_nodes as f64 / n,
+        our_secs / n * 1e3,
+        our_nodes as f64 / n,
+        our_secs / their_secs,
+        our_nodes as f64 / their_nodes as f64,
+    );
+    Ok(if mismatches == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
