@@ -2,9 +2,8 @@
 //!
 //! * **Null windows.** The score is found by a sequence of searches in windows
 //!   `[med, med + 1]` that each only say "above or below `med`", narrowing
-//!   `[min, max]` until it is one value. The first `med` is 0 when the interval
-//!   holds it (the claimeven bounds below make that window cheap), the next ones
-//!   lean toward 0 (half the bound on each side), where most scores are.
+//!   `[min, max]` until it is one value. The first `med` leans toward 0 (half the
+//!   bound on each side), where most scores are.
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
@@ -126,22 +125,59 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 /// applies, or `None`.
 ///
 /// It applies when the number of empty cells is even, that is when an even number
-/// of columns hold an odd number of empty cells ("odd columns"). The opponent then
-/// answers a move in an even column just above it, and a move in an odd column
-/// with a move in another odd column (there is one: their number is even), which
-/// leaves an even number of odd columns again. Whatever the player does, they get
-/// only cells of their own stones, of the odd columns, and of the even columns at
-/// an even distance below the top (rows 0, 2, 4 on 7x6). If those hold no four in
-/// a row, the player can never win: the score is at most 0. If moreover the
-/// opponent's stones and the other cells of the even columns (which the opponent
-/// surely gets) hold a four, the opponent wins and the score is at most -1.
+/// of columns hold an odd number of empty cells ("odd columns"). Call the rows at
+/// an even distance below the top row the player's rows (rows 0, 2, 4 on 7x6) and
+/// the others the opponent's rows. The opponent's strategy:
+///
+/// * a move in an even column (it lands on a player's row) is answered just above
+///   it, on an opponent's row;
+/// * a move in an odd column (its lowest empty cell is on an opponent's row) is
+///   answered at the lowest empty cell of another odd column (there is one: their
+///   number was even), also an opponent's row; both columns are even afterwards,
+///   and the number of odd columns stays even.
+///
+/// Whatever the player does, they get only their own stones, empty cells on the
+/// player's rows, and the lowest empty cell of each column that is odd now (each
+/// pair of them gives one to each side, but the player chooses which). If those
+/// hold no four in a row, the player can never win: the score is at most 0. The
+/// opponent surely gets every other empty cell, and once the player cannot win the
+/// board fills up: if the opponent's stones and those cells hold a four, the
+/// opponent wins and the score is at most -1.
 #[inline]
 pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
-    let bottom = Board::<W, H>::BOTTOM_MASK;
     let mask = pos.mask();
+    let odd_columns = odd_columns::<W, H>(mask);
+    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    // The lowest empty cell of each odd column: either side may get it.
+    let contested = pos.possible() & odd_columns;
+    let player_rows = player_rows::<W, H>();
+    let own = pos.current() | (empty & player_rows) | contested;
+    if Board::<W, H>::alignment(own) {
+        return None;
+    }
+    let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
+    Some(if Board::<W, H>::alignment(theirs) {
+        -1
+    } else {
+        0
+    })
+}
+
+/// The cells of the rows at an even distance below the top row (rows 0, 2, 4 on
+/// 7x6): the first player's rows in the [`claimeven_bound`] strategies.
+#[inline]
+const fn player_rows<const W: usize, const H: usize>() -> u64 {
+    Board::<W, H>::BOTTOM_MASK * rows_with_parity(H, 0)
+}
+
+/// The full column masks of the columns of `mask` that hold an odd number of empty
+/// cells.
+#[inline]
+const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
+    let bottom = Board::<W, H>::BOTTOM_MASK;
     // Bottom bit of each column whose number of stones is odd.
     let mut fold = 0;
     let mut k = 0;
@@ -150,24 +186,61 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
         k += 1;
     }
     let odd_height = fold & bottom;
-    // Columns with an odd number of empty cells, as full column masks.
-    let odd_columns = if H.is_multiple_of(2) {
+    if H.is_multiple_of(2) {
         odd_height
     } else {
         odd_height ^ bottom
-    } * ((1 << H) - 1);
-    let empty = Board::<W, H>::BOARD_MASK & !mask;
-    let paired = empty & !odd_columns;
-    let own = pos.current() | (empty & odd_columns) | (paired & (bottom * rows_with_parity(H, 0)));
-    if Board::<W, H>::alignment(own) {
+    }
+    .wrapping_mul((1 << H) - 1)
+}
+
+/// A lower bound of 1 (a win) for the player to move from their *odd threat*
+/// (Allis' zugzwang rule for the first player), when it applies, or `None`.
+///
+/// It applies when the number of empty cells is even and the player has a winning
+/// cell `t` on one of the player's rows (see [`claimeven_bound`]), in a column `c`.
+/// The player's strategy makes the number of empty cells below `t` odd and the
+/// number of other odd columns even with their first move: the lowest cell of `c`
+/// if `c` has an even number of empty cells (that cell is on a player's row, below
+/// `t`), else the lowest cell of another odd column (there is one: their number is
+/// even). From then on the player answers a move in an even column or in `c` just
+/// above it, and a move in another odd column at the lowest cell of yet another odd
+/// column other than `c` (there is one: their number was even before the move).
+/// The opponent thus starts every column and, in `c`, plays every other cell from
+/// the lowest: the last cell below `t` is theirs, and the player then plays `t`. If
+/// the opponent avoids `c`, the other columns fill up first, and then they must
+/// enter it.
+///
+/// The opponent gets only their stones, cells of the player's rows outside `c`,
+/// the lowest cell of the odd columns other than `c`, and the other rows of `c`
+/// below `t`. If those hold no four, the opponent never wins before the player
+/// plays `t`: the player wins, and the score is at least 1.
+#[inline]
+pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+    if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
-    let theirs = (pos.current() ^ mask) | (paired & (bottom * rows_with_parity(H, 1)));
-    Some(if Board::<W, H>::alignment(theirs) {
-        -1
-    } else {
-        0
-    })
+    let mask = pos.mask();
+    let player_rows = player_rows::<W, H>();
+    let odd_columns = odd_columns::<W, H>(mask);
+    let mut threats = pos.winning_position() & player_rows;
+    if threats == 0 {
+        return None;
+    }
+    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let opponent = pos.current() ^ mask;
+    let reachable = (empty & player_rows) | (pos.possible() & odd_columns);
+    while threats != 0 {
+        // The lowest threat of the first column that has one.
+        let t = threats & threats.wrapping_neg();
+        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
+        threats &= !col;
+        let in_column = empty & col & (t - 1) & !player_rows;
+        if !Board::<W, H>::alignment(opponent | (reachable & !col) | in_column) {
+            return Some(1);
+        }
+    }
+    None
 }
 
 /// The best score one of `moves` surely reaches by the opponent's
@@ -314,12 +387,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
         while min < max {
             let mut med = min + (max - min) / 2;
-            // First ask whether the score is above 0, where the claimeven bounds
-            // (0 and -1) cut the most; then lean toward 0 like Pons: scores near the
-            // middle are the most common.
-            if min < 0 && max > 0 {
-                med = 0;
-            } else if med <= 0 && min / 2 < med {
+            // Lean toward 0: scores near the middle are the most common.
+            if med <= 0 && min / 2 < med {
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
@@ -379,6 +448,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut min = -(Self::CELLS - 2 - n) / 2;
         if alpha < min {
             alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // Our odd threat may win by zugzwang (a bound of 1, useless unless alpha is
+        // below it).
+        if alpha < 1 && odd_threat_bound(pos).is_some() {
+            alpha = 1;
             if alpha >= beta {
                 return alpha;
             }
@@ -546,10 +623,10 @@ mod tests {
         assert_eq!(claimeven_bound(&Position::parse("").unwrap()), None);
     }
 
-    /// The bound never lies: checked against the reference search (which does not
-    /// use it) on random positions where it applies.
+    /// The bounds never lie: checked against the reference search (which uses
+    /// neither) on random positions where they apply.
     #[test]
-    fn claimeven_bound_holds_against_the_reference_search() {
+    fn claimeven_and_odd_threat_bounds_hold_against_the_reference_search() {
         use crate::solver::reference::Reference;
         use crate::table::UpperTable;
         use rand::{RngExt, SeedableRng};
@@ -558,6 +635,7 @@ mod tests {
         let mut reference =
             Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
         let (mut zero, mut minus_one, mut exact, mut moves_checked) = (0, 0, 0, 0);
+        let mut odd_threats = 0;
         for _ in 0..3000 {
             let mut pos = Position::new();
             // Random games of moves that do not lose at once, so that they last.
@@ -584,6 +662,15 @@ mod tests {
                     }
                     exact += usize::from(score == bound);
                 }
+                if pos.moves_played() >= 24
+                    && !pos.can_win_next()
+                    && let Some(bound) = odd_threat_bound(&pos)
+                {
+                    reference.clear();
+                    let (score, _) = reference.search(&pos, -21, 21);
+                    assert!(score >= bound, "score {score} below bound {bound}");
+                    odd_threats += 1;
+                }
                 // The parent's view: the move into the one odd column.
                 if pos.moves_played() >= 23
                     && !pos.can_win_next()
@@ -604,6 +691,7 @@ mod tests {
             "{zero} {minus_one} {exact}"
         );
         assert!(moves_checked > 0);
+        assert!(odd_threats > 0);
     }
 
     #[test]
