@@ -154,8 +154,8 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
     // The lowest empty cell of each odd column: either side may get it.
     let contested = pos.possible() & odd_columns;
     let player_rows = player_rows::<W, H>();
-    let own = pos.current() | (empty & player_rows) | contested;
-    if Board::<W, H>::alignment(own) {
+    let own = pos.current() | (empty & player_rows);
+    if may_align_with_half::<W, H>(own, contested) {
         return None;
     }
     let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
@@ -164,6 +164,47 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
     } else {
         0
     })
+}
+
+/// Whether the stones `base` and half of the cells `contested` may hold a four,
+/// when every move into a contested cell is answered in another one: the other
+/// side fixes the pairs in advance (a perfect matching of `contested`), the owner
+/// of `base` then gets one cell of each pair, their choice. Exact for up to four
+/// contested cells (every matching is tried); beyond, an over-approximation (all
+/// of them).
+#[inline]
+const fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
+    if !Board::<W, H>::alignment(base | contested) {
+        return false;
+    }
+    match contested.count_ones() {
+        2 => {
+            let a = contested & contested.wrapping_neg();
+            Board::<W, H>::alignment(base | a) || Board::<W, H>::alignment(base | (contested ^ a))
+        }
+        4 => {
+            let a = contested & contested.wrapping_neg();
+            let rest = contested ^ a;
+            // `a`'s partner is each of the three others in turn.
+            let mut others = rest;
+            while others != 0 {
+                let partner = others & others.wrapping_neg();
+                others &= others - 1;
+                let pair = rest ^ partner;
+                let c = pair & pair.wrapping_neg();
+                let d = pair ^ c;
+                if !(Board::<W, H>::alignment(base | a | c)
+                    || Board::<W, H>::alignment(base | a | d)
+                    || Board::<W, H>::alignment(base | partner | c)
+                    || Board::<W, H>::alignment(base | partner | d))
+                {
+                    return false;
+                }
+            }
+            true
+        }
+        _ => true,
+    }
 }
 
 /// The cells of the rows at an even distance below the top row (rows 0, 2, 4 on
@@ -229,14 +270,32 @@ pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Op
     }
     let empty = Board::<W, H>::BOARD_MASK & !mask;
     let opponent = pos.current() ^ mask;
-    let reachable = (empty & player_rows) | (pos.possible() & odd_columns);
+    let bottoms = pos.possible() & odd_columns;
     while threats != 0 {
         // The lowest threat of the first column that has one.
         let t = threats & threats.wrapping_neg();
         let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
         threats &= !col;
-        let in_column = empty & col & (t - 1) & !player_rows;
-        if !Board::<W, H>::alignment(opponent | (reachable & !col) | in_column) {
+        let theirs =
+            opponent | (empty & player_rows & !col) | (empty & col & (t - 1) & !player_rows);
+        let contested = bottoms & !col;
+        let wins = if col & odd_columns == 0 {
+            // Our first move is the lowest cell of `c`; the opponent gets half of
+            // the other odd columns' lowest cells.
+            !may_align_with_half::<W, H>(theirs, contested)
+        } else {
+            // Our first move takes one of the other odd columns' lowest cells (our
+            // choice), the opponent gets half of the rest.
+            let mut rest = contested;
+            let mut found = false;
+            while rest != 0 && !found {
+                let first = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                found = !may_align_with_half::<W, H>(theirs, contested ^ first);
+            }
+            found
+        };
+        if wins {
             return Some(1);
         }
     }
@@ -268,6 +327,28 @@ pub fn claimeven_move<const W: usize, const H: usize>(
         }
     }
     best
+}
+
+/// The moves among `moves` after which the opponent wins by their
+/// [`odd_threat_bound`] (each is worth at most -1). Only boards with an odd number
+/// of empty cells have such moves.
+#[inline]
+pub fn odd_threat_refuted<const W: usize, const H: usize>(pos: &Board<W, H>, moves: u64) -> u64 {
+    if (W * H - pos.moves_played()).is_multiple_of(2) {
+        return 0;
+    }
+    let mut refuted = 0;
+    let mut rest = moves;
+    while rest != 0 {
+        let mv = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let mut child = *pos;
+        child.play_move_unchecked(mv);
+        if odd_threat_bound(&child).is_some() {
+            refuted |= mv;
+        }
+    }
+    refuted
 }
 
 /// How good `mv` looks: the number of cells where the mover would then complete
@@ -434,7 +515,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             self.profile.nodes_by_stones[n as usize] += 1;
         }
 
-        let next = non_losing_moves(pos);
+        let mut next = non_losing_moves(pos);
         // No safe move: the opponent wins with their next stone.
         if next == 0 {
             return -(Self::CELLS - n) / 2;
@@ -536,11 +617,25 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             return score;
         }
 
+        // Moves after which our opponent wins by their odd threat (a bound of -1 for
+        // us) cannot raise an alpha of -1 or more: leave them out.
+        if alpha >= -1 {
+            next &= !odd_threat_refuted(pos, next);
+            if next == 0 {
+                let depth = self.depth(n, nodes0);
+                self.table.store(key, -1, Bound::Upper, None, depth);
+                return -1;
+            }
+        }
+
         // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
         // `-u >= beta` refutes this node without a search. Only worth its probes far
         // from the end, where a search costs more than W probes.
         if n < Self::ETC_BELOW {
             for &(mv, child_key) in &child_keys[..children] {
+                if mv & next == 0 {
+                    continue;
+                }
                 if let Some(Hit {
                     score: u,
                     bound: Bound::Upper | Bound::Exact,
