@@ -156,7 +156,7 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
     let player_rows = player_rows::<W, H>();
     let own = pos.current() | (empty & player_rows);
     if may_align_with_half::<W, H>(own, contested) {
-        return None;
+        return even_threat_bound::<W, H>(pos, own, contested);
     }
     let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
     Some(if Board::<W, H>::alignment(theirs) {
@@ -164,6 +164,32 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
     } else {
         0
     })
+}
+
+/// The opponent's *even threat* within [`claimeven_bound`]: when the player's cells
+/// `own` and half of the `contested` ones hold a four, the opponent may still win
+/// by claimeven if they have a winning cell `t` on one of their rows that is not
+/// contested, and the player's cells without those of `t`'s column above `t` (the
+/// game ends when the opponent plays `t`) hold no four. Then the score is at most
+/// -1.
+#[inline]
+fn even_threat_bound<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    own: u64,
+    contested: u64,
+) -> Option<i32> {
+    let mut threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
+    while threats != 0 {
+        // The lowest threat of the first column that has one.
+        let t = threats & threats.wrapping_neg();
+        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
+        threats &= !col;
+        let above = col & !(t | (t - 1));
+        if !may_align_with_half::<W, H>(own & !above, contested & !above) {
+            return Some(-1);
+        }
+    }
+    None
 }
 
 /// Whether the stones `base` and half of the cells `contested` may hold a four,
