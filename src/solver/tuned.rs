@@ -2,8 +2,9 @@
 //!
 //! * **Null windows.** The score is found by a sequence of searches in windows
 //!   `[med, med + 1]` that each only say "above or below `med`", narrowing
-//!   `[min, max]` until it is one value. The first `med` leans toward 0 (half the
-//!   bound on each side), where most scores are.
+//!   `[min, max]` until it is one value. The first two `med` lean toward 0 (half
+//!   the bound on each side), where most scores are; if 0 is still inside after
+//!   them, the next window asks at 0, where the parity bounds below cut the most.
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
@@ -492,16 +493,22 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // The score lies in [min, max]; shrink the interval with null windows.
         let mut min = (-(Self::CELLS - n) / 2).max(alpha);
         let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
+        let mut windows = 0;
         while min < max {
             let mut med = min + (max - min) / 2;
-            // Lean toward 0: scores near the middle are the most common.
-            if med <= 0 && min / 2 < med {
+            if windows >= 2 && min < 0 && max > 0 {
+                // Two windows left 0 inside: the score is likely near it, where the
+                // claimeven and odd-threat bounds (0, -1 and 1) cut the most.
+                med = 0;
+            } else if med <= 0 && min / 2 < med {
+                // Lean toward 0: scores near the middle are the most common.
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
             let before = self.nodes;
             let r = self.negamax(pos, med, med + 1);
+            windows += 1;
             if PROFILE {
                 let p = &mut self.profile;
                 if let Some(w) = p.windows.get_mut(p.window_count) {
