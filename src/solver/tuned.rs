@@ -160,19 +160,22 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
         return even_threat_bound::<W, H>(pos, own, contested);
     }
     let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
-    Some(if Board::<W, H>::alignment(theirs) {
+    let bound = if Board::<W, H>::alignment(theirs) {
         -1
     } else {
         0
-    })
+    };
+    // An even threat of the opponent may tell when they win at the latest.
+    Some(even_threat_bound::<W, H>(pos, own, contested).map_or(bound, |b| b.min(bound)))
 }
 
-/// The opponent's *even threat* within [`claimeven_bound`]: when the player's cells
-/// `own` and half of the `contested` ones hold a four, the opponent may still win
-/// by claimeven if they have a winning cell `t` on one of their rows that is not
-/// contested, and the player's cells without those of `t`'s column above `t` (the
-/// game ends when the opponent plays `t`) hold no four. Then the score is at most
-/// -1.
+/// The opponent's *even threats* within [`claimeven_bound`]: a winning cell `t` of
+/// the opponent on one of their rows that is not contested is theirs under
+/// claimeven. If the player's cells `own` and half of the `contested` ones, without
+/// those of `t`'s column above `t` (the game ends when the opponent plays `t`),
+/// hold no four, the opponent wins at the latest when every other cell is filled:
+/// the score is at most `-(2 + a) / 2` with `a` cells above `t` (-1 for the top
+/// row). Returns the lowest such bound, or `None`.
 #[inline]
 fn even_threat_bound<const W: usize, const H: usize>(
     pos: &Board<W, H>,
@@ -180,6 +183,7 @@ fn even_threat_bound<const W: usize, const H: usize>(
     contested: u64,
 ) -> Option<i32> {
     let mut threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
+    let mut best = None;
     while threats != 0 {
         // The lowest threat of the first column that has one.
         let t = threats & threats.wrapping_neg();
@@ -187,10 +191,13 @@ fn even_threat_bound<const W: usize, const H: usize>(
         threats &= !col;
         let above = col & !(t | (t - 1));
         if !may_align_with_half::<W, H>(own & !above, contested & !above) {
-            return Some(-1);
+            let bound = -(2 + above.count_ones() as i32) / 2;
+            if best.is_none_or(|b| bound < b) {
+                best = Some(bound);
+            }
         }
     }
-    None
+    best
 }
 
 /// Whether the stones `base` and half of the cells `contested` may hold a four,
@@ -262,7 +269,7 @@ const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
     .wrapping_mul((1 << H) - 1)
 }
 
-/// A lower bound of 1 (a win) for the player to move from their *odd threat*
+/// A lower bound (a win) for the player to move from their *odd threat*
 /// (Allis' zugzwang rule for the first player), when it applies, or `None`.
 ///
 /// It applies when the number of empty cells is even and the player has a winning
@@ -282,7 +289,9 @@ const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
 /// The opponent gets only their stones, cells of the player's rows outside `c`,
 /// the lowest cell of the odd columns other than `c`, and the other rows of `c`
 /// below `t`. If those hold no four, the opponent never wins before the player
-/// plays `t`: the player wins, and the score is at least 1.
+/// plays `t`: the player wins, at the latest when every other cell is filled, and
+/// the score is at least `(2 + a) / 2` with `a` cells above `t`. Returns the
+/// highest such bound, or `None`.
 #[inline]
 pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
@@ -298,6 +307,7 @@ pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Op
     let empty = Board::<W, H>::BOARD_MASK & !mask;
     let opponent = pos.current() ^ mask;
     let bottoms = pos.possible() & odd_columns;
+    let mut best = None;
     while threats != 0 {
         // The lowest threat of the first column that has one.
         let t = threats & threats.wrapping_neg();
@@ -323,10 +333,13 @@ pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Op
             found
         };
         if wins {
-            return Some(1);
+            let bound = (2 + (col & !(t | (t - 1))).count_ones() as i32) / 2;
+            if best.is_none_or(|b| bound > b) {
+                best = Some(bound);
+            }
         }
     }
-    None
+    best
 }
 
 /// The best score one of `moves` surely reaches by the opponent's
@@ -357,25 +370,34 @@ pub fn claimeven_move<const W: usize, const H: usize>(
 }
 
 /// The moves among `moves` after which the opponent wins by their
-/// [`odd_threat_bound`] (each is worth at most -1). Only boards with an odd number
-/// of empty cells have such moves.
+/// [`odd_threat_bound`] so soon that the move is worth at most `alpha`, with the
+/// best value those moves may have (`i32::MIN` if none). Only boards with an odd
+/// number of empty cells have such moves.
 #[inline]
-pub fn odd_threat_refuted<const W: usize, const H: usize>(pos: &Board<W, H>, moves: u64) -> u64 {
-    if (W * H - pos.moves_played()).is_multiple_of(2) {
-        return 0;
-    }
+pub fn odd_threat_refuted<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+    alpha: i32,
+) -> (u64, i32) {
     let mut refuted = 0;
+    let mut best = i32::MIN;
+    if (W * H - pos.moves_played()).is_multiple_of(2) {
+        return (refuted, best);
+    }
     let mut rest = moves;
     while rest != 0 {
         let mv = rest & rest.wrapping_neg();
         rest &= rest - 1;
         let mut child = *pos;
         child.play_move_unchecked(mv);
-        if odd_threat_bound(&child).is_some() {
+        if let Some(b) = odd_threat_bound(&child)
+            && -b <= alpha
+        {
             refuted |= mv;
+            best = best.max(-b);
         }
     }
-    refuted
+    (refuted, best)
 }
 
 /// How good `mv` looks: the number of cells where the mover would then complete
@@ -405,6 +427,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     const CELLS: i32 = (W * H) as i32;
     /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this.
     const ETC_BELOW: i32 = Self::CELLS - 12;
+    /// The largest magnitude of the parity bounds ([`claimeven_bound`],
+    /// [`odd_threat_bound`]): a win with `H - 1` cells left above the winning one.
+    const PARITY_BOUND: i32 = (H as i32 + 1) / 2;
 
     /// A solver using `table`.
     pub fn new(table: T) -> Self {
@@ -566,19 +591,22 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 return alpha;
             }
         }
-        // Our odd threat may win by zugzwang (a bound of 1, useless unless alpha is
-        // below it).
-        if alpha < 1 && odd_threat_bound(pos).is_some() {
-            alpha = 1;
+        // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
+        // unless alpha is below it).
+        if alpha < Self::PARITY_BOUND
+            && let Some(bound) = odd_threat_bound(pos)
+            && bound > alpha
+        {
+            alpha = bound;
             if alpha >= beta {
                 return alpha;
             }
         }
         // We cannot win at once, so we win at best with our stone after next.
         let mut max = (Self::CELLS - 1 - n) / 2;
-        // The opponent's claimeven may show that we cannot win (a bound of 0 or -1,
-        // useless unless beta is above it).
-        if beta >= 0
+        // The opponent's claimeven may show that we cannot win (a bound of 0 to
+        // -PARITY_BOUND, useless unless beta is above it).
+        if beta > -Self::PARITY_BOUND
             && let Some(bound) = claimeven_bound(pos)
         {
             max = max.min(bound);
@@ -639,8 +667,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
 
         // A move after which the opponent's claimeven bound already reaches beta (it
-        // guarantees 0 or 1 at most).
-        if beta <= 1
+        // guarantees 0 to PARITY_BOUND).
+        if beta <= Self::PARITY_BOUND
             && let Some((mv, score)) = claimeven_move(pos, next)
             && score >= beta
         {
@@ -650,14 +678,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             return score;
         }
 
-        // Moves after which our opponent wins by their odd threat (a bound of -1 for
-        // us) cannot raise an alpha of -1 or more: leave them out.
-        if alpha >= -1 {
-            next &= !odd_threat_refuted(pos, next);
+        // Moves after which our opponent wins by their odd threat so soon that they
+        // cannot raise alpha: leave them out.
+        if alpha >= -Self::PARITY_BOUND {
+            let (refuted, best) = odd_threat_refuted(pos, next, alpha);
+            next &= !refuted;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
-                self.table.store(key, -1, Bound::Upper, None, depth);
-                return -1;
+                self.table.store(key, best, Bound::Upper, None, depth);
+                return best;
             }
         }
 
@@ -762,7 +791,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut reference =
             Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
-        let (mut zero, mut minus_one, mut exact, mut moves_checked) = (0, 0, 0, 0);
+        let (mut zero, mut negative, mut exact, mut moves_checked) = (0, 0, 0, 0);
         let mut odd_threats = 0;
         for _ in 0..3000 {
             let mut pos = Position::new();
@@ -786,7 +815,7 @@ mod tests {
                     if bound == 0 {
                         zero += 1;
                     } else {
-                        minus_one += 1;
+                        negative += 1;
                     }
                     exact += usize::from(score == bound);
                 }
@@ -815,8 +844,8 @@ mod tests {
         }
         // Both kinds of bound occurred, and some were the true score.
         assert!(
-            zero > 0 && minus_one > 0 && exact > 0,
-            "{zero} {minus_one} {exact}"
+            zero > 0 && negative > 0 && exact > 0,
+            "{zero} {negative} {exact}"
         );
         assert!(moves_checked > 0);
         assert!(odd_threats > 0);
