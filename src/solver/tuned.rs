@@ -381,7 +381,11 @@ pub fn odd_threat_refuted<const W: usize, const H: usize>(
 ) -> (u64, i32) {
     let mut refuted = 0;
     let mut best = i32::MIN;
-    if (W * H - pos.moves_played()).is_multiple_of(2) {
+    // Our move cannot give the opponent a winning cell: without one on the player's
+    // rows now, they have none after it either.
+    if (W * H - pos.moves_played()).is_multiple_of(2)
+        || pos.opponent_winning_position() & player_rows::<W, H>() == 0
+    {
         return (refuted, best);
     }
     let mut rest = moves;
