@@ -9,15 +9,21 @@
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
 //!   (or no safe move) lose at once.
+//! * **Wins in two.** A node looks one ply ahead: a move after which the opponent
+//!   has no safe reply wins with the mover's stone after next, the best score left,
+//!   so the node returns it at once; when no move does, the mover wins a stone
+//!   later at best, one less than the usual bound.
 //! * **Move ordering.** Moves are sorted by the number of winning cells they create
 //!   for the mover ([`MoveSorter`]), center first among ties.
-//! * **Claimeven.** When every column has an even number of empty cells, the
-//!   opponent can answer each move just above it; if the cells that leaves to the
-//!   player to move hold no four, the player cannot win ([`claimeven_bound`]).
-//!   Generalised: with an even number of empty cells, the opponent pairs odd
-//!   columns too, and the player's cells are their stones, the odd columns and
-//!   every other row of the even columns. The same bound, seen from the parent,
-//!   refutes the parent at once when a move reaches beta ([`claimeven_move`]).
+//! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
+//!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
+//!   leaves the player only every other row: if those cells hold no four, the
+//!   player cannot win, and an even threat of the opponent may win
+//!   ([`claimeven_bound`]). The player's *odd threat* wins by the mirror strategy
+//!   when the opponent's cells hold no four ([`odd_threat_bound`]). Both say when
+//!   the win comes at the latest, are used at the node and, one ply up, for every
+//!   move of the other side ([`claimeven_move`], [`odd_threat_refuted`]), and are
+//!   checked against the reference search on random positions.
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once, its best move is searched first, and its replacement policy
@@ -25,7 +31,7 @@
 //!   under the smaller of their keys, so a stored best move is mirrored back when
 //!   the position is the mirror of the stored one.
 //!
-//! The per-step measurements live in `README.issue4.md` (folded into README.md).
+//! The per-step measurements are in README.md (The tuned solver, Step by step).
 
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
@@ -93,8 +99,12 @@ impl Default for Profile {
 #[inline]
 pub fn non_losing_moves<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
     debug_assert!(!pos.can_win_next());
-    let mut possible = pos.possible();
-    let opponent_win = pos.opponent_winning_position();
+    safe_moves(pos.possible(), pos.opponent_winning_position())
+}
+
+/// [`non_losing_moves`] from the playable cells and the opponent's winning cells.
+#[inline]
+fn safe_moves(mut possible: u64, opponent_win: u64) -> u64 {
     let forced = possible & opponent_win;
     if forced != 0 {
         if forced & (forced - 1) != 0 {
@@ -404,13 +414,6 @@ pub fn odd_threat_refuted<const W: usize, const H: usize>(
     (refuted, best)
 }
 
-/// How good `mv` looks: the number of cells where the mover would then complete
-/// four (winning cells they create, counting those not yet reachable).
-#[inline]
-pub fn move_score<const W: usize, const H: usize>(pos: &Board<W, H>, mv: u64) -> u32 {
-    Board::<W, H>::compute_winning_position(pos.current() | mv, pos.mask()).count_ones()
-}
-
 /// The key of the mirror image of the position whose key is `key`: the key is a
 /// sequence of `H + 1`-bit column fields with no carry between them, so mirroring
 /// reverses the order of the fields.
@@ -595,6 +598,37 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 return alpha;
             }
         }
+
+        // Ask for the children's slots now: their loads overlap with this node's.
+        // Their keys are kept for the transposition cutoffs below, and the cells
+        // where we would then complete four for the move ordering.
+        let mut child_keys = [(0u64, 0u64); W];
+        let mut threats = [0u32; W];
+        let mut children = 0;
+        let mut wins_in_two = false;
+        let mut rest = next;
+        while rest != 0 {
+            let mv = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let mut child = *pos;
+            child.play_move_unchecked(mv);
+            let child_key = Self::key(&child);
+            self.table.prefetch(child_key);
+            child_keys[children] = (mv, child_key);
+            children += 1;
+            let ours = child.opponent_winning_position();
+            threats[mv.trailing_zeros() as usize / (H + 1)] = ours.count_ones();
+            // The opponent has no safe reply: we win with our stone after next.
+            wins_in_two |= safe_moves(child.possible(), ours) == 0;
+        }
+        // We cannot win at once, so we win at best with our stone after next, and
+        // when no move leaves the opponent without a safe reply, a stone later.
+        let win_in_two = (Self::CELLS - 1 - n) / 2;
+        if wins_in_two {
+            return win_in_two;
+        }
+        let mut max = win_in_two - 1;
+
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
         // unless alpha is below it).
         if alpha < Self::PARITY_BOUND
@@ -606,30 +640,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 return alpha;
             }
         }
-        // We cannot win at once, so we win at best with our stone after next.
-        let mut max = (Self::CELLS - 1 - n) / 2;
         // The opponent's claimeven may show that we cannot win (a bound of 0 to
         // -PARITY_BOUND, useless unless beta is above it).
         if beta > -Self::PARITY_BOUND
             && let Some(bound) = claimeven_bound(pos)
         {
             max = max.min(bound);
-        }
-
-        // Ask for the children's slots now: their loads overlap with this node's.
-        // Their keys are kept for the transposition cutoffs below.
-        let mut child_keys = [(0u64, 0u64); W];
-        let mut children = 0;
-        let mut rest = next;
-        while rest != 0 {
-            let mv = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            let mut child = *pos;
-            child.play_move_unchecked(mv);
-            let child_key = Self::key(&child);
-            self.table.prefetch(child_key);
-            child_keys[children] = (mv, child_key);
-            children += 1;
         }
 
         let (key, mirrored) = Self::oriented_key(pos);
@@ -722,7 +738,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                moves.add(mv, move_score(pos, mv));
+                moves.add(mv, threats[col]);
             }
         }
 
