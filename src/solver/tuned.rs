@@ -364,12 +364,7 @@ pub fn claimeven_move<const W: usize, const H: usize>(
         return None;
     }
     let mut best: Option<(u64, i32)> = None;
-    let mut rest = moves;
-    while rest != 0 {
-        let mv = rest & rest.wrapping_neg();
-        rest &= rest - 1;
-        let mut child = *pos;
-        child.play_move_unchecked(mv);
+    for (mv, child) in children(pos, moves) {
         if let Some(b) = claimeven_bound(&child)
             && best.is_none_or(|(_, s)| -b > s)
         {
@@ -377,6 +372,26 @@ pub fn claimeven_move<const W: usize, const H: usize>(
         }
     }
     best
+}
+
+/// Each single-bit move of `moves` with the position after it.
+#[inline]
+fn children<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+) -> impl Iterator<Item = (u64, Board<W, H>)> {
+    let pos = *pos;
+    let mut rest = moves;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let mv = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let mut child = pos;
+        child.play_move_unchecked(mv);
+        Some((mv, child))
+    })
 }
 
 /// The moves among `moves` after which the opponent wins by their
@@ -398,12 +413,7 @@ pub fn odd_threat_refuted<const W: usize, const H: usize>(
     {
         return (refuted, best);
     }
-    let mut rest = moves;
-    while rest != 0 {
-        let mv = rest & rest.wrapping_neg();
-        rest &= rest - 1;
-        let mut child = *pos;
-        child.play_move_unchecked(mv);
+    for (mv, child) in children(pos, moves) {
         if let Some(b) = odd_threat_bound(&child)
             && -b <= alpha
         {
