@@ -192,13 +192,9 @@ fn even_threat_bound<const W: usize, const H: usize>(
     own: u64,
     contested: u64,
 ) -> Option<i32> {
-    let mut threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
+    let threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
     let mut best = None;
-    while threats != 0 {
-        // The lowest threat of the first column that has one.
-        let t = threats & threats.wrapping_neg();
-        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
-        threats &= !col;
+    for (t, col) in lowest_per_column::<W, H>(threats) {
         let above = col & !(t | (t - 1));
         if !may_align_with_half::<W, H>(own & !above, contested & !above) {
             let bound = -(2 + above.count_ones() as i32) / 2;
@@ -310,7 +306,7 @@ pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Op
     let mask = pos.mask();
     let player_rows = player_rows::<W, H>();
     let odd_columns = odd_columns::<W, H>(mask);
-    let mut threats = pos.winning_position() & player_rows;
+    let threats = pos.winning_position() & player_rows;
     if threats == 0 {
         return None;
     }
@@ -318,11 +314,7 @@ pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Op
     let opponent = pos.current() ^ mask;
     let bottoms = pos.possible() & odd_columns;
     let mut best = None;
-    while threats != 0 {
-        // The lowest threat of the first column that has one.
-        let t = threats & threats.wrapping_neg();
-        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
-        threats &= !col;
+    for (t, col) in lowest_per_column::<W, H>(threats) {
         let theirs =
             opponent | (empty & player_rows & !col) | (empty & col & (t - 1) & !player_rows);
         let contested = bottoms & !col;
@@ -372,6 +364,23 @@ pub fn claimeven_move<const W: usize, const H: usize>(
         }
     }
     best
+}
+
+/// The lowest cell of `cells` in each column that has one, with that column's mask,
+/// first column first.
+#[inline]
+fn lowest_per_column<const W: usize, const H: usize>(
+    mut cells: u64,
+) -> impl Iterator<Item = (u64, u64)> {
+    std::iter::from_fn(move || {
+        if cells == 0 {
+            return None;
+        }
+        let t = cells & cells.wrapping_neg();
+        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
+        cells &= !col;
+        Some((t, col))
+    })
 }
 
 /// Each single-bit move of `moves` with the position after it.
@@ -614,18 +623,13 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // where we would then complete four for the move ordering.
         let mut child_keys = [(0u64, 0u64); W];
         let mut threats = [0u32; W];
-        let mut children = 0;
+        let mut child_count = 0;
         let mut wins_in_two = false;
-        let mut rest = next;
-        while rest != 0 {
-            let mv = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            let mut child = *pos;
-            child.play_move_unchecked(mv);
+        for (mv, child) in children(pos, next) {
             let child_key = Self::key(&child);
             self.table.prefetch(child_key);
-            child_keys[children] = (mv, child_key);
-            children += 1;
+            child_keys[child_count] = (mv, child_key);
+            child_count += 1;
             let ours = child.opponent_winning_position();
             threats[mv.trailing_zeros() as usize / (H + 1)] = ours.count_ones();
             // The opponent has no safe reply: we win with our stone after next.
@@ -724,7 +728,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // `-u >= beta` refutes this node without a search. Only worth its probes far
         // from the end, where a search costs more than W probes.
         if n < Self::ETC_BELOW {
-            for &(mv, child_key) in &child_keys[..children] {
+            for &(mv, child_key) in &child_keys[..child_count] {
                 if mv & next == 0 {
                     continue;
                 }
