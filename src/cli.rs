@@ -186,8 +186,9 @@ pub struct EngineArgs {
 pub enum SolverArg {
     /// The tutorial's part-7 solver: center-first negamax, upper-bound table.
     Reference,
-    /// The tuned solver: null windows, loss anticipation, threat-sorted moves,
-    /// compact two-bound table (needs at least 63 MB of table on 7x6).
+    /// The tuned solver: null windows, loss anticipation, wins in two, zugzwang
+    /// (parity) bounds, threat-sorted moves, compact two-bound table (needs at least
+    /// 63 MB of table on 7x6).
     Tuned,
 }
 
