@@ -37,7 +37,7 @@ pub enum SolverKind {
     #[default]
     Reference,
     /// Pons' final solver and further tuning (null windows, loss anticipation,
-    /// threat-sorted moves, compact two-bound table).
+    /// wins in two, zugzwang bounds, threat-sorted moves, compact two-bound table).
     Tuned,
 }
 
