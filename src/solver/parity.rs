@@ -1,0 +1,425 @@
+//! Allis' zugzwang rules as score bounds, each with its proof.
+//!
+//! Connect Four is decided by zugzwang: near the end, the side that must move may
+//! have to play under a cell the other side needs. L. V. Allis (*A Knowledge-based
+//! Approach of Connect-Four*, 1988) turned this into strategies that one side can
+//! follow whatever the other does, and into rules that say when they are enough.
+//! Here they give bounds of the exact score, used by the tuned search
+//! ([`super::tuned`]) to cut nodes:
+//!
+//! * [`claimeven_bound`]: the opponent of the player to move answers every move in
+//!   the same column (pairing the odd columns); if the player's cells then hold no
+//!   four, the player cannot win, and the opponent's even threats may win;
+//! * [`odd_threat_bound`]: the player to move has a winning cell on one of their
+//!   rows and the mirror strategy makes the opponent play under it;
+//! * [`claimeven_move`] and [`odd_threat_refuted`]: the same bounds seen one ply up,
+//!   for every move of the other side.
+//!
+//! Every bound is checked against the reference search (which uses none of them)
+//! on random positions by the tests below.
+
+use crate::position::Board;
+
+/// Rows `r` (`0..=h`) whose bit is set in the result when `(h - r) % 2 == parity`:
+/// a one-column pattern, to be multiplied by the bottom mask.
+const fn rows_with_parity(h: usize, parity: usize) -> u64 {
+    let mut m = 0;
+    let mut r = 0;
+    while r <= h {
+        if (h - r) % 2 == parity {
+            m |= 1 << r;
+        }
+        r += 1;
+    }
+    m
+}
+
+/// An upper bound of the score of the player to move from the opponent's
+/// *claimeven* strategy (Allis), generalised to columns of odd height, when it
+/// applies, or `None`.
+///
+/// It applies when the number of empty cells is even, that is when an even number
+/// of columns hold an odd number of empty cells ("odd columns"). Call the rows at
+/// an even distance below the top row the player's rows (rows 0, 2, 4 on 7x6) and
+/// the others the opponent's rows. The opponent's strategy:
+///
+/// * a move in an even column (it lands on a player's row) is answered just above
+///   it, on an opponent's row;
+/// * a move in an odd column (its lowest empty cell is on an opponent's row) is
+///   answered at the lowest empty cell of another odd column (there is one: their
+///   number was even), also an opponent's row; both columns are even afterwards,
+///   and the number of odd columns stays even.
+///
+/// Whatever the player does, they get only their own stones, empty cells on the
+/// player's rows, and the lowest empty cell of each column that is odd now (each
+/// pair of them gives one to each side, but the player chooses which). If those
+/// hold no four in a row, the player can never win: the score is at most 0. The
+/// opponent surely gets every other empty cell, and once the player cannot win the
+/// board fills up: if the opponent's stones and those cells hold a four, the
+/// opponent wins and the score is at most -1.
+#[inline]
+pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+    if !(W * H - pos.moves_played()).is_multiple_of(2) {
+        return None;
+    }
+    let mask = pos.mask();
+    let odd_columns = odd_columns::<W, H>(mask);
+    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    // The lowest empty cell of each odd column: either side may get it.
+    let contested = pos.possible() & odd_columns;
+    let player_rows = player_rows::<W, H>();
+    let own = pos.current() | (empty & player_rows);
+    if may_align_with_half::<W, H>(own, contested) {
+        return even_threat_bound::<W, H>(pos, own, contested);
+    }
+    let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
+    let bound = if Board::<W, H>::alignment(theirs) {
+        -1
+    } else {
+        0
+    };
+    // An even threat of the opponent may tell when they win at the latest.
+    Some(even_threat_bound::<W, H>(pos, own, contested).map_or(bound, |b| b.min(bound)))
+}
+
+/// The opponent's *even threats* within [`claimeven_bound`]: a winning cell `t` of
+/// the opponent on one of their rows that is not contested is theirs under
+/// claimeven. If the player's cells `own` and half of the `contested` ones, without
+/// those of `t`'s column above `t` (the game ends when the opponent plays `t`),
+/// hold no four, the opponent wins at the latest when every other cell is filled:
+/// the score is at most `-(2 + a) / 2` with `a` cells above `t` (-1 for the top
+/// row). Returns the lowest such bound, or `None`.
+#[inline]
+fn even_threat_bound<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    own: u64,
+    contested: u64,
+) -> Option<i32> {
+    let threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
+    let mut best = None;
+    for (t, col) in lowest_per_column::<W, H>(threats) {
+        let above = col & !(t | (t - 1));
+        if !may_align_with_half::<W, H>(own & !above, contested & !above) {
+            let bound = -(2 + above.count_ones() as i32) / 2;
+            if best.is_none_or(|b| bound < b) {
+                best = Some(bound);
+            }
+        }
+    }
+    best
+}
+
+/// Whether the stones `base` and half of the cells `contested` may hold a four,
+/// when every move into a contested cell is answered in another one: the other
+/// side fixes the pairs in advance (a perfect matching of `contested`), the owner
+/// of `base` then gets one cell of each pair, their choice. Exact for up to four
+/// contested cells (every matching is tried); beyond, an over-approximation (all
+/// of them).
+#[inline]
+const fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
+    if !Board::<W, H>::alignment(base | contested) {
+        return false;
+    }
+    match contested.count_ones() {
+        2 => {
+            let a = contested & contested.wrapping_neg();
+            Board::<W, H>::alignment(base | a) || Board::<W, H>::alignment(base | (contested ^ a))
+        }
+        4 => {
+            let a = contested & contested.wrapping_neg();
+            let rest = contested ^ a;
+            // `a`'s partner is each of the three others in turn.
+            let mut others = rest;
+            while others != 0 {
+                let partner = others & others.wrapping_neg();
+                others &= others - 1;
+                let pair = rest ^ partner;
+                let c = pair & pair.wrapping_neg();
+                let d = pair ^ c;
+                if !(Board::<W, H>::alignment(base | a | c)
+                    || Board::<W, H>::alignment(base | a | d)
+                    || Board::<W, H>::alignment(base | partner | c)
+                    || Board::<W, H>::alignment(base | partner | d))
+                {
+                    return false;
+                }
+            }
+            true
+        }
+        _ => true,
+    }
+}
+
+/// The cells of the rows at an even distance below the top row (rows 0, 2, 4 on
+/// 7x6): the first player's rows in the [`claimeven_bound`] strategies.
+#[inline]
+const fn player_rows<const W: usize, const H: usize>() -> u64 {
+    Board::<W, H>::BOTTOM_MASK * rows_with_parity(H, 0)
+}
+
+/// The full column masks of the columns of `mask` that hold an odd number of empty
+/// cells.
+#[inline]
+const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
+    let bottom = Board::<W, H>::BOTTOM_MASK;
+    // Bottom bit of each column whose number of stones is odd.
+    let mut fold = 0;
+    let mut k = 0;
+    while k < H {
+        fold ^= mask >> k;
+        k += 1;
+    }
+    let odd_height = fold & bottom;
+    if H.is_multiple_of(2) {
+        odd_height
+    } else {
+        odd_height ^ bottom
+    }
+    .wrapping_mul((1 << H) - 1)
+}
+
+/// A lower bound (a win) for the player to move from their *odd threat*
+/// (Allis' zugzwang rule for the first player), when it applies, or `None`.
+///
+/// It applies when the number of empty cells is even and the player has a winning
+/// cell `t` on one of the player's rows (see [`claimeven_bound`]), in a column `c`.
+/// The player's strategy makes the number of empty cells below `t` odd and the
+/// number of other odd columns even with their first move: the lowest cell of `c`
+/// if `c` has an even number of empty cells (that cell is on a player's row, below
+/// `t`), else the lowest cell of another odd column (there is one: their number is
+/// even). From then on the player answers a move in an even column or in `c` just
+/// above it, and a move in another odd column at the lowest cell of yet another odd
+/// column other than `c` (there is one: their number was even before the move).
+/// The opponent thus starts every column and, in `c`, plays every other cell from
+/// the lowest: the last cell below `t` is theirs, and the player then plays `t`. If
+/// the opponent avoids `c`, the other columns fill up first, and then they must
+/// enter it.
+///
+/// The opponent gets only their stones, cells of the player's rows outside `c`,
+/// the lowest cell of the odd columns other than `c`, and the other rows of `c`
+/// below `t`. If those hold no four, the opponent never wins before the player
+/// plays `t`: the player wins, at the latest when every other cell is filled, and
+/// the score is at least `(2 + a) / 2` with `a` cells above `t`. Returns the
+/// highest such bound, or `None`.
+#[inline]
+pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+    if !(W * H - pos.moves_played()).is_multiple_of(2) {
+        return None;
+    }
+    let mask = pos.mask();
+    let player_rows = player_rows::<W, H>();
+    let odd_columns = odd_columns::<W, H>(mask);
+    let threats = pos.winning_position() & player_rows;
+    if threats == 0 {
+        return None;
+    }
+    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let opponent = pos.current() ^ mask;
+    let bottoms = pos.possible() & odd_columns;
+    let mut best = None;
+    for (t, col) in lowest_per_column::<W, H>(threats) {
+        let theirs =
+            opponent | (empty & player_rows & !col) | (empty & col & (t - 1) & !player_rows);
+        let contested = bottoms & !col;
+        let wins = if col & odd_columns == 0 {
+            // Our first move is the lowest cell of `c`; the opponent gets half of
+            // the other odd columns' lowest cells.
+            !may_align_with_half::<W, H>(theirs, contested)
+        } else {
+            // Our first move takes one of the other odd columns' lowest cells (our
+            // choice), the opponent gets half of the rest.
+            let mut rest = contested;
+            let mut found = false;
+            while rest != 0 && !found {
+                let first = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                found = !may_align_with_half::<W, H>(theirs, contested ^ first);
+            }
+            found
+        };
+        if wins {
+            let bound = (2 + (col & !(t | (t - 1))).count_ones() as i32) / 2;
+            if best.is_none_or(|b| bound > b) {
+                best = Some(bound);
+            }
+        }
+    }
+    best
+}
+
+/// The best score one of `moves` surely reaches by the opponent's
+/// [`claimeven_bound`] after it (the negation of their bound), with that move, or
+/// `None`. Only boards with an odd number of empty cells have such moves.
+#[inline]
+pub fn claimeven_move<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+) -> Option<(u64, i32)> {
+    if (W * H - pos.moves_played()).is_multiple_of(2) {
+        return None;
+    }
+    let mut best: Option<(u64, i32)> = None;
+    for (mv, child) in children(pos, moves) {
+        if let Some(b) = claimeven_bound(&child)
+            && best.is_none_or(|(_, s)| -b > s)
+        {
+            best = Some((mv, -b));
+        }
+    }
+    best
+}
+
+/// The lowest cell of `cells` in each column that has one, with that column's mask,
+/// first column first.
+#[inline]
+pub(crate) fn lowest_per_column<const W: usize, const H: usize>(
+    mut cells: u64,
+) -> impl Iterator<Item = (u64, u64)> {
+    std::iter::from_fn(move || {
+        if cells == 0 {
+            return None;
+        }
+        let t = cells & cells.wrapping_neg();
+        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
+        cells &= !col;
+        Some((t, col))
+    })
+}
+
+/// Each single-bit move of `moves` with the position after it.
+#[inline]
+pub(crate) fn children<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+) -> impl Iterator<Item = (u64, Board<W, H>)> {
+    let pos = *pos;
+    let mut rest = moves;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let mv = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let mut child = pos;
+        child.play_move_unchecked(mv);
+        Some((mv, child))
+    })
+}
+
+/// The moves among `moves` after which the opponent wins by their
+/// [`odd_threat_bound`] so soon that the move is worth at most `alpha`, with the
+/// best value those moves may have (`i32::MIN` if none). Only boards with an odd
+/// number of empty cells have such moves.
+#[inline]
+pub fn odd_threat_refuted<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+    alpha: i32,
+) -> (u64, i32) {
+    let mut refuted = 0;
+    let mut best = i32::MIN;
+    // Our move cannot give the opponent a winning cell: without one on the player's
+    // rows now, they have none after it either.
+    if (W * H - pos.moves_played()).is_multiple_of(2)
+        || pos.opponent_winning_position() & player_rows::<W, H>() == 0
+    {
+        return (refuted, best);
+    }
+    for (mv, child) in children(pos, moves) {
+        if let Some(b) = odd_threat_bound(&child)
+            && -b <= alpha
+        {
+            refuted |= mv;
+            best = best.max(-b);
+        }
+    }
+    (refuted, best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::solver::tuned::non_losing_moves;
+
+    #[test]
+    fn claimeven_bound_cases() {
+        assert_eq!(rows_with_parity(6, 0), 0b1010101);
+        assert_eq!(rows_with_parity(6, 1), 0b0101010);
+        // An odd column: the opponent cannot follow up everywhere.
+        assert_eq!(claimeven_bound(&Position::parse("4").unwrap()), None);
+        // The empty board: the first player's cells (rows 1, 3, 5) hold fours.
+        assert_eq!(claimeven_bound(&Position::parse("").unwrap()), None);
+    }
+
+    /// The bounds never lie: checked against the reference search (which uses
+    /// neither) on random positions where they apply.
+    #[test]
+    fn claimeven_and_odd_threat_bounds_hold_against_the_reference_search() {
+        use crate::solver::reference::Reference;
+        use crate::table::UpperTable;
+        use rand::{RngExt, SeedableRng};
+
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut reference =
+            Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
+        let (mut zero, mut negative, mut exact, mut moves_checked) = (0, 0, 0, 0);
+        let mut odd_threats = 0;
+        for _ in 0..3000 {
+            let mut pos = Position::new();
+            // Random games of moves that do not lose at once, so that they last.
+            while pos.moves_played() < 40 && !pos.can_win_next() {
+                let safe = non_losing_moves(&pos);
+                let cols: Vec<usize> = (0..7)
+                    .filter(|&c| safe & Board::<7, 6>::column_mask(c) != 0)
+                    .collect();
+                if cols.is_empty() {
+                    break;
+                }
+                pos.play_col(cols[rng.random_range(0..cols.len())]);
+                if pos.moves_played() >= 24
+                    && !pos.can_win_next()
+                    && let Some(bound) = claimeven_bound(&pos)
+                {
+                    reference.clear();
+                    let (score, _) = reference.search(&pos, -21, 21);
+                    assert!(score <= bound, "score {score} above bound {bound}");
+                    if bound == 0 {
+                        zero += 1;
+                    } else {
+                        negative += 1;
+                    }
+                    exact += usize::from(score == bound);
+                }
+                if pos.moves_played() >= 24
+                    && !pos.can_win_next()
+                    && let Some(bound) = odd_threat_bound(&pos)
+                {
+                    reference.clear();
+                    let (score, _) = reference.search(&pos, -21, 21);
+                    assert!(score >= bound, "score {score} below bound {bound}");
+                    odd_threats += 1;
+                }
+                // The parent's view: the move into the one odd column.
+                if pos.moves_played() >= 23
+                    && !pos.can_win_next()
+                    && let Some((mv, guaranteed)) = claimeven_move(&pos, non_losing_moves(&pos))
+                {
+                    let mut child = pos;
+                    child.play_move_unchecked(mv);
+                    reference.clear();
+                    let (score, _) = reference.search(&child, -21, 21);
+                    assert!(-score >= guaranteed, "move worth {} < {guaranteed}", -score);
+                    moves_checked += 1;
+                }
+            }
+        }
+        // Both kinds of bound occurred, and some were the true score.
+        assert!(
+            zero > 0 && negative > 0 && exact > 0,
+            "{zero} {negative} {exact}"
+        );
+        assert!(moves_checked > 0);
+        assert!(odd_threats > 0);
+    }
+}
