@@ -59,18 +59,28 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 /// opponent wins and the score is at most -1.
 #[inline]
 pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+    claimeven_bound_with(pos, pos.opponent_winning_position())
+}
+
+/// [`claimeven_bound`] given the opponent's winning cells `their_wins`
+/// (`pos.opponent_winning_position()`, `debug_assert!`ed).
+#[inline]
+pub fn claimeven_bound_with<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    their_wins: u64,
+) -> Option<i32> {
+    debug_assert_eq!(their_wins, pos.opponent_winning_position());
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
     let mask = pos.mask();
-    let odd_columns = odd_columns::<W, H>(mask);
     let empty = Board::<W, H>::BOARD_MASK & !mask;
-    // The lowest empty cell of each odd column: either side may get it.
-    let contested = pos.possible() & odd_columns;
     let player_rows = player_rows::<W, H>();
+    // The lowest empty cell of each odd column: either side may get it.
+    let contested = odd_column_bottoms::<W, H>(pos);
     let own = pos.current() | (empty & player_rows);
     if may_align_with_half::<W, H>(own, contested) {
-        return even_threat_bound::<W, H>(pos, own, contested);
+        return even_threat_bound::<W, H>(their_wins, own, contested);
     }
     let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
     let bound = if Board::<W, H>::alignment(theirs) {
@@ -79,11 +89,11 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
         0
     };
     // An even threat of the opponent may tell when they win at the latest.
-    Some(even_threat_bound::<W, H>(pos, own, contested).map_or(bound, |b| b.min(bound)))
+    Some(even_threat_bound::<W, H>(their_wins, own, contested).map_or(bound, |b| b.min(bound)))
 }
 
-/// The opponent's *even threats* within [`claimeven_bound`]: a winning cell `t` of
-/// the opponent on one of their rows that is not contested is theirs under
+/// The opponent's *even threats* within [`claimeven_bound`] (`their_wins`: the
+/// opponent's winning cells): a winning cell `t` of the opponent on one of their rows that is not contested is theirs under
 /// claimeven. If the player's cells `own` and half of the `contested` ones, without
 /// those of `t`'s column above `t` (the game ends when the opponent plays `t`),
 /// hold no four, the opponent wins at the latest when every other cell is filled:
@@ -91,11 +101,11 @@ pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Opt
 /// row). Returns the lowest such bound, or `None`.
 #[inline]
 fn even_threat_bound<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
+    their_wins: u64,
     own: u64,
     contested: u64,
 ) -> Option<i32> {
-    let threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
+    let threats = their_wins & !player_rows::<W, H>() & !contested;
     let mut best = None;
     for (t, col) in lowest_per_column::<W, H>(threats) {
         let above = col & !(t | (t - 1));
@@ -157,25 +167,14 @@ const fn player_rows<const W: usize, const H: usize>() -> u64 {
     Board::<W, H>::BOTTOM_MASK * rows_with_parity(H, 0)
 }
 
-/// The full column masks of the columns of `mask` that hold an odd number of empty
-/// cells.
+/// The lowest empty cell of each column that holds an odd number of empty cells
+/// ("odd columns"): a column with `h` stones has `H - h` empty cells and its lowest
+/// empty cell on row `h`, which is one of the player's rows (see [`player_rows`])
+/// exactly when `H - h` is even. So the odd columns' lowest cells are the playable
+/// cells off the player's rows.
 #[inline]
-const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
-    let bottom = Board::<W, H>::BOTTOM_MASK;
-    // Bottom bit of each column whose number of stones is odd.
-    let mut fold = 0;
-    let mut k = 0;
-    while k < H {
-        fold ^= mask >> k;
-        k += 1;
-    }
-    let odd_height = fold & bottom;
-    if H.is_multiple_of(2) {
-        odd_height
-    } else {
-        odd_height ^ bottom
-    }
-    .wrapping_mul((1 << H) - 1)
+const fn odd_column_bottoms<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
+    pos.possible() & !player_rows::<W, H>()
 }
 
 /// A lower bound (a win) for the player to move from their *odd threat*
@@ -203,25 +202,35 @@ const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
 /// highest such bound, or `None`.
 #[inline]
 pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+    odd_threat_bound_with(pos, pos.winning_position())
+}
+
+/// [`odd_threat_bound`] given the player's winning cells `our_wins`
+/// (`pos.winning_position()`, `debug_assert!`ed).
+#[inline]
+pub fn odd_threat_bound_with<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    our_wins: u64,
+) -> Option<i32> {
+    debug_assert_eq!(our_wins, pos.winning_position());
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
     let mask = pos.mask();
     let player_rows = player_rows::<W, H>();
-    let odd_columns = odd_columns::<W, H>(mask);
-    let threats = pos.winning_position() & player_rows;
+    let threats = our_wins & player_rows;
     if threats == 0 {
         return None;
     }
     let empty = Board::<W, H>::BOARD_MASK & !mask;
     let opponent = pos.current() ^ mask;
-    let bottoms = pos.possible() & odd_columns;
+    let bottoms = odd_column_bottoms::<W, H>(pos);
     let mut best = None;
     for (t, col) in lowest_per_column::<W, H>(threats) {
         let theirs =
             opponent | (empty & player_rows & !col) | (empty & col & (t - 1) & !player_rows);
         let contested = bottoms & !col;
-        let wins = if col & odd_columns == 0 {
+        let wins = if col & bottoms == 0 {
             // Our first move is the lowest cell of `c`; the opponent gets half of
             // the other odd columns' lowest cells.
             !may_align_with_half::<W, H>(theirs, contested)
@@ -255,18 +264,41 @@ pub fn claimeven_move<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
 ) -> Option<(u64, i32)> {
+    let mut wins_after = [0; W];
+    for (mv, child) in children(pos, moves) {
+        wins_after[column::<W, H>(mv)] = child.opponent_winning_position();
+    }
+    claimeven_move_with(pos, moves, &wins_after)
+}
+
+/// [`claimeven_move`] given, for the column `c` of each move, the player's winning
+/// cells after it in `wins_after[c]` (the child's `opponent_winning_position()`,
+/// `debug_assert!`ed).
+#[inline]
+pub fn claimeven_move_with<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+    wins_after: &[u64; W],
+) -> Option<(u64, i32)> {
     if (W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
     let mut best: Option<(u64, i32)> = None;
     for (mv, child) in children(pos, moves) {
-        if let Some(b) = claimeven_bound(&child)
+        if let Some(b) = claimeven_bound_with(&child, wins_after[column::<W, H>(mv)])
             && best.is_none_or(|(_, s)| -b > s)
         {
             best = Some((mv, -b));
         }
     }
     best
+}
+
+/// The 0-based column of the single-bit cell `cell`.
+#[inline]
+pub(crate) const fn column<const W: usize, const H: usize>(cell: u64) -> usize {
+    debug_assert!(cell.count_ones() == 1);
+    cell.trailing_zeros() as usize / (H + 1)
 }
 
 /// The lowest cell of `cells` in each column that has one, with that column's mask,
@@ -316,17 +348,31 @@ pub fn odd_threat_refuted<const W: usize, const H: usize>(
     moves: u64,
     alpha: i32,
 ) -> (u64, i32) {
+    odd_threat_refuted_with(pos, moves, alpha, pos.opponent_winning_position())
+}
+
+/// [`odd_threat_refuted`] given the opponent's winning cells `their_wins`
+/// (`pos.opponent_winning_position()`, `debug_assert!`ed). A move only takes its
+/// own cell from them, so after a move `mv` they are `their_wins & !mv`.
+#[inline]
+pub fn odd_threat_refuted_with<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+    moves: u64,
+    alpha: i32,
+    their_wins: u64,
+) -> (u64, i32) {
+    debug_assert_eq!(their_wins, pos.opponent_winning_position());
     let mut refuted = 0;
     let mut best = i32::MIN;
     // Our move cannot give the opponent a winning cell: without one on the player's
     // rows now, they have none after it either.
     if (W * H - pos.moves_played()).is_multiple_of(2)
-        || pos.opponent_winning_position() & player_rows::<W, H>() == 0
+        || their_wins & player_rows::<W, H>() == 0
     {
         return (refuted, best);
     }
     for (mv, child) in children(pos, moves) {
-        if let Some(b) = odd_threat_bound(&child)
+        if let Some(b) = odd_threat_bound_with(&child, their_wins & !mv)
             && -b <= alpha
         {
             refuted |= mv;

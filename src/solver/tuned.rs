@@ -35,7 +35,8 @@
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
 
 use super::parity::{
-    children, claimeven_bound, claimeven_move, odd_threat_bound, odd_threat_refuted,
+    children, claimeven_bound_with, claimeven_move_with, column, odd_threat_bound_with,
+    odd_threat_refuted_with,
 };
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
@@ -123,7 +124,8 @@ fn safe_moves(mut possible: u64, opponent_win: u64) -> u64 {
 
 /// The key of the mirror image of the position whose key is `key`: the key is a
 /// sequence of `H + 1`-bit column fields with no carry between them, so mirroring
-/// reverses the order of the fields.
+/// reverses the order of the fields. The same reversal mirrors any bitboard of
+/// the position's layout (its `current` or `mask`).
 #[inline]
 pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
     let field = (1u64 << (H + 1)) - 1;
@@ -136,8 +138,22 @@ pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
     m
 }
 
+/// For each bit index `i` of the board's layout, the single-bit mirror image of
+/// bit `i` (same row, column `W - 1 - c` instead of `c`); 0 past the layout.
+const fn mirror_cells<const W: usize, const H: usize>() -> [u64; 64] {
+    let mut cells = [0; 64];
+    let mut i = 0;
+    while i < W * (H + 1) {
+        cells[i] = mirror_key::<W, H>(1 << i);
+        i += 1;
+    }
+    cells
+}
+
 impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, T, PROFILE> {
     const ORDER: [usize; W] = center_first::<W>();
+    /// [`mirror_cells`] of this board.
+    const MIRROR_CELL: [u64; 64] = mirror_cells::<W, H>();
     const CELLS: i32 = (W * H) as i32;
     /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this.
     const ETC_BELOW: i32 = Self::CELLS - 12;
@@ -179,19 +195,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.table.new_search();
     }
 
-    /// The table key of `pos`: the smaller of its key and its mirror image's key,
-    /// so that a position and its mirror share one entry (their scores are equal).
+    /// The table key of a position: the smaller of its `key` and its mirror image's
+    /// key `mirror`, so that a position and its mirror share one entry (their scores
+    /// are equal), and whether it is the mirror's (then a stored column `c` is
+    /// column `W - 1 - c` of the position).
     #[inline]
-    fn key(pos: &Board<W, H>) -> u64 {
-        Self::oriented_key(pos).0
-    }
-
-    /// [`Tuned::key`] and whether it is the mirror image's key (then a stored
-    /// column `c` is column `W - 1 - c` of `pos`).
-    #[inline]
-    fn oriented_key(pos: &Board<W, H>) -> (u64, bool) {
-        let key = pos.key();
-        let mirror = mirror_key::<W, H>(key);
+    fn orient(key: u64, mirror: u64) -> (u64, bool) {
         if mirror < key {
             (mirror, true)
         } else {
@@ -229,6 +238,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if pos.can_win_next() {
             return (pos.win_next_score().clamp(alpha, beta), 0);
         }
+        let their_wins = pos.opponent_winning_position();
         // The score lies in [min, max]; shrink the interval with null windows.
         let mut min = (-(Self::CELLS - n) / 2).max(alpha);
         let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
@@ -246,7 +256,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 med = max / 2;
             }
             let before = self.nodes;
-            let r = self.negamax(pos, med, med + 1);
+            let r = self.negamax(pos, med, med + 1, their_wins);
             windows += 1;
             if PROFILE {
                 let p = &mut self.profile;
@@ -271,15 +281,23 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Negamax with alpha-beta, the table and the loss anticipation.
     ///
-    /// Preconditions: nobody has won, the player to move cannot win at once, and
-    /// `alpha < beta` (`debug_assert!`ed).
+    /// Preconditions: nobody has won, the player to move cannot win at once,
+    /// `alpha < beta`, and `their_wins` is `pos.opponent_winning_position()` (the
+    /// parent computed it for its move ordering; all `debug_assert!`ed).
     ///
     /// Returns the exact score if it lies in `(alpha, beta)`; a value `<= alpha` is an
     /// upper bound of the true score (fail low), a value `>= beta` a lower bound
     /// (fail high).
-    fn negamax(&mut self, pos: &Board<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Board<W, H>,
+        mut alpha: i32,
+        mut beta: i32,
+        their_wins: u64,
+    ) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.can_win_next());
+        debug_assert_eq!(their_wins, pos.opponent_winning_position());
         let nodes0 = self.nodes;
         self.nodes += 1;
         let n = pos.moves_played() as i32;
@@ -287,7 +305,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             self.profile.nodes_by_stones[n as usize] += 1;
         }
 
-        let mut next = non_losing_moves(pos);
+        let mut next = safe_moves(pos.possible(), their_wins);
         // No safe move: the opponent wins with their next stone.
         if next == 0 {
             return -(Self::CELLS - n) / 2;
@@ -310,16 +328,24 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Their keys are kept for the transposition cutoffs below, and the cells
         // where we would then complete four for the move ordering.
         let mut child_keys = [(0u64, 0u64); W];
-        let mut threats = [0u32; W];
+        // Our winning cells after each move (by column): the child's opponent's.
+        let mut wins_after = [0u64; W];
         let mut child_count = 0;
         let mut wins_in_two = false;
+        // The mirror image's stones and mask: a child's mirror key follows from them
+        // and the mirror of its move, as its key follows from ours (`Board::key`).
+        let mirror_current = mirror_key::<W, H>(pos.current());
+        let mirror_mask = mirror_key::<W, H>(pos.mask());
         for (mv, child) in children(pos, next) {
-            let child_key = Self::key(&child);
+            let child_mirror = (mirror_current ^ mirror_mask)
+                + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
+            debug_assert_eq!(child_mirror, mirror_key::<W, H>(child.key()));
+            let child_key = child.key().min(child_mirror);
             self.table.prefetch(child_key);
             child_keys[child_count] = (mv, child_key);
             child_count += 1;
             let ours = child.opponent_winning_position();
-            threats[mv.trailing_zeros() as usize / (H + 1)] = ours.count_ones();
+            wins_after[column::<W, H>(mv)] = ours;
             // The opponent has no safe reply: we win with our stone after next.
             wins_in_two |= safe_moves(child.possible(), ours) == 0;
         }
@@ -334,7 +360,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
         // unless alpha is below it).
         if alpha < Self::PARITY_BOUND
-            && let Some(bound) = odd_threat_bound(pos)
+            && let Some(bound) = odd_threat_bound_with(pos, pos.winning_position())
             && bound > alpha
         {
             alpha = bound;
@@ -345,12 +371,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // The opponent's claimeven may show that we cannot win (a bound of 0 to
         // -PARITY_BOUND, useless unless beta is above it).
         if beta > -Self::PARITY_BOUND
-            && let Some(bound) = claimeven_bound(pos)
+            && let Some(bound) = claimeven_bound_with(pos, their_wins)
         {
             max = max.min(bound);
         }
 
-        let (key, mirrored) = Self::oriented_key(pos);
+        let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
         // The table's best move, as a move of `pos` (0 if none or not playable).
         let mut hint = 0;
         if let Some(Hit { score, bound, best }) = self.table.probe(key) {
@@ -391,7 +417,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // A move after which the opponent's claimeven bound already reaches beta (it
         // guarantees 0 to PARITY_BOUND).
         if beta <= Self::PARITY_BOUND
-            && let Some((mv, score)) = claimeven_move(pos, next)
+            && let Some((mv, score)) = claimeven_move_with(pos, next, &wins_after)
             && score >= beta
         {
             let best = Some(Self::stored_column(mv, mirrored));
@@ -403,7 +429,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Moves after which our opponent wins by their odd threat so soon that they
         // cannot raise alpha: leave them out.
         if alpha >= -Self::PARITY_BOUND {
-            let (refuted, best) = odd_threat_refuted(pos, next, alpha);
+            let (refuted, best) = odd_threat_refuted_with(pos, next, alpha, their_wins);
             next &= !refuted;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
@@ -440,7 +466,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                moves.add(mv, threats[col]);
+                moves.add(mv, wins_after[col].count_ones());
             }
         }
 
@@ -451,7 +477,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         for mv in moves {
             let mut child = *pos;
             child.play_move_unchecked(mv);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.negamax(&child, -beta, -alpha, wins_after[column::<W, H>(mv)]);
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
                 let best = Some(Self::stored_column(mv, mirrored));
