@@ -75,14 +75,28 @@ pub fn claimeven_bound_with<const W: usize, const H: usize>(
     }
     let mask = pos.mask();
     let empty = Board::<W, H>::BOARD_MASK & !mask;
-    let player_rows = player_rows::<W, H>();
     // The lowest empty cell of each odd column: either side may get it.
     let contested = odd_column_bottoms::<W, H>(pos);
-    let own = pos.current() | (empty & player_rows);
+    let own = pos.current() | (empty & player_rows::<W, H>());
+    claimeven_verdict::<W, H>(own, contested, pos.current() ^ mask, empty, their_wins)
+}
+
+/// [`claimeven_bound`] from the sets it is made of: `own`, the player's stones and
+/// the empty cells of the player's rows; `contested`, the lowest cells of the odd
+/// columns; `their_stones`, the opponent's stones; `empty`, the empty cells; and
+/// `their_wins`, the opponent's winning cells.
+#[inline]
+fn claimeven_verdict<const W: usize, const H: usize>(
+    own: u64,
+    contested: u64,
+    their_stones: u64,
+    empty: u64,
+    their_wins: u64,
+) -> Option<i32> {
     if may_align_with_half::<W, H>(own, contested) {
         return even_threat_bound::<W, H>(their_wins, own, contested);
     }
-    let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
+    let theirs = their_stones | (empty & !player_rows::<W, H>() & !contested);
     let bound = if Board::<W, H>::alignment(theirs) {
         -1
     } else {
@@ -268,24 +282,54 @@ pub fn claimeven_move<const W: usize, const H: usize>(
     for (mv, child) in children(pos, moves) {
         wins_after[column::<W, H>(mv)] = child.opponent_winning_position();
     }
-    claimeven_move_with(pos, moves, &wins_after)
+    claimeven_move_with(pos, moves, &wins_after, &mut [None; W])
 }
 
 /// [`claimeven_move`] given, for the column `c` of each move, the player's winning
 /// cells after it in `wins_after[c]` (the child's `opponent_winning_position()`,
-/// `debug_assert!`ed).
+/// `debug_assert!`ed). On boards with an odd number of empty cells it also writes
+/// the child's [`claimeven_bound`] into `bounds[c]` for every move.
 #[inline]
 pub fn claimeven_move_with<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
     wins_after: &[u64; W],
+    bounds: &mut [Option<i32>; W],
 ) -> Option<(u64, i32)> {
     if (W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
+    // The child's sets of `claimeven_bound` follow from ours: after our move `mv`
+    // the opponent is to move, `mv` is no longer empty, and the cell above it (if
+    // any) becomes the lowest of its column.
+    let player_rows = player_rows::<W, H>();
+    let mask = pos.mask();
+    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let base = (pos.current() ^ mask) | (empty & player_rows);
+    let bottoms = odd_column_bottoms::<W, H>(pos);
+    // A four of the opponent's that needs no playable cell survives every move of
+    // ours: then only one of our even threats can give a bound.
+    let sure_four = Board::<W, H>::alignment(base & !pos.possible());
     let mut best: Option<(u64, i32)> = None;
-    for (mv, child) in children(pos, moves) {
-        if let Some(b) = claimeven_bound_with(&child, wins_after[column::<W, H>(mv)])
+    let mut rest = moves;
+    while rest != 0 {
+        let mv = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let col = column::<W, H>(mv);
+        let wins = wins_after[col];
+        let above = (mv << 1) & Board::<W, H>::BOARD_MASK;
+        let contested = (bottoms & !mv) | (above & !player_rows);
+        bounds[col] = if sure_four && wins & !player_rows & !contested == 0 {
+            None
+        } else {
+            claimeven_verdict::<W, H>(base & !mv, contested, pos.current() | mv, empty & !mv, wins)
+        };
+        debug_assert!({
+            let mut child = *pos;
+            child.play_move_unchecked(mv);
+            bounds[col] == claimeven_bound(&child)
+        });
+        if let Some(b) = bounds[col]
             && best.is_none_or(|(_, s)| -b > s)
         {
             best = Some((mv, -b));
@@ -348,31 +392,46 @@ pub fn odd_threat_refuted<const W: usize, const H: usize>(
     moves: u64,
     alpha: i32,
 ) -> (u64, i32) {
-    odd_threat_refuted_with(pos, moves, alpha, pos.opponent_winning_position())
+    odd_threat_refuted_with(
+        pos,
+        moves,
+        alpha,
+        pos.opponent_winning_position(),
+        &mut [None; W],
+    )
 }
 
 /// [`odd_threat_refuted`] given the opponent's winning cells `their_wins`
 /// (`pos.opponent_winning_position()`, `debug_assert!`ed). A move only takes its
-/// own cell from them, so after a move `mv` they are `their_wins & !mv`.
+/// own cell from them, so after a move `mv` they are `their_wins & !mv`. On boards
+/// with an odd number of empty cells it also writes the child's
+/// [`odd_threat_bound`] into `bounds[c]` for the column `c` of every move.
 #[inline]
 pub fn odd_threat_refuted_with<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
     alpha: i32,
     their_wins: u64,
+    bounds: &mut [Option<i32>; W],
 ) -> (u64, i32) {
     debug_assert_eq!(their_wins, pos.opponent_winning_position());
     let mut refuted = 0;
     let mut best = i32::MIN;
     // Our move cannot give the opponent a winning cell: without one on the player's
     // rows now, they have none after it either.
-    if (W * H - pos.moves_played()).is_multiple_of(2)
-        || their_wins & player_rows::<W, H>() == 0
-    {
+    if (W * H - pos.moves_played()).is_multiple_of(2) {
+        return (refuted, best);
+    }
+    if their_wins & player_rows::<W, H>() == 0 {
+        for (mv, _) in children(pos, moves) {
+            bounds[column::<W, H>(mv)] = None;
+        }
         return (refuted, best);
     }
     for (mv, child) in children(pos, moves) {
-        if let Some(b) = odd_threat_bound_with(&child, their_wins & !mv)
+        let bound = odd_threat_bound_with(&child, their_wins & !mv);
+        bounds[column::<W, H>(mv)] = bound;
+        if let Some(b) = bound
             && -b <= alpha
         {
             refuted |= mv;

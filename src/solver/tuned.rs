@@ -35,8 +35,8 @@
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
 
 use super::parity::{
-    children, claimeven_bound_with, claimeven_move_with, column, odd_threat_bound_with,
-    odd_threat_refuted_with,
+    children, claimeven_bound, claimeven_bound_with, claimeven_move_with, column, odd_threat_bound,
+    odd_threat_bound_with, odd_threat_refuted_with,
 };
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
@@ -50,6 +50,16 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     nodes: u64,
     /// Boxed: 1.6 KB that only a profiling search touches.
     profile: Box<Profile>,
+}
+
+/// The parity bounds of a position that its parent already computed (`None`: not
+/// computed; `Some(None)`: computed, the rule does not apply).
+#[derive(Clone, Copy, Debug, Default)]
+struct Known {
+    /// [`claimeven_bound`] of the position.
+    claimeven: Option<Option<i32>>,
+    /// [`odd_threat_bound`] of the position.
+    odd_threat: Option<Option<i32>>,
 }
 
 /// One null-window search of [`Tuned::search`].
@@ -256,7 +266,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 med = max / 2;
             }
             let before = self.nodes;
-            let r = self.negamax(pos, med, med + 1, their_wins);
+            let r = self.negamax(pos, med, med + 1, their_wins, Known::default());
             windows += 1;
             if PROFILE {
                 let p = &mut self.profile;
@@ -282,8 +292,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Negamax with alpha-beta, the table and the loss anticipation.
     ///
     /// Preconditions: nobody has won, the player to move cannot win at once,
-    /// `alpha < beta`, and `their_wins` is `pos.opponent_winning_position()` (the
-    /// parent computed it for its move ordering; all `debug_assert!`ed).
+    /// `alpha < beta`, `their_wins` is `pos.opponent_winning_position()` (the
+    /// parent computed it for its move ordering), and `known` holds parity bounds
+    /// of `pos` only if they are its own (all `debug_assert!`ed).
     ///
     /// Returns the exact score if it lies in `(alpha, beta)`; a value `<= alpha` is an
     /// upper bound of the true score (fail low), a value `>= beta` a lower bound
@@ -294,8 +305,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         mut alpha: i32,
         mut beta: i32,
         their_wins: u64,
+        known: Known,
     ) -> i32 {
         debug_assert!(alpha < beta);
+        debug_assert!(known.claimeven.is_none_or(|b| b == claimeven_bound(pos)));
+        debug_assert!(known.odd_threat.is_none_or(|b| b == odd_threat_bound(pos)));
         debug_assert!(!pos.can_win_next());
         debug_assert_eq!(their_wins, pos.opponent_winning_position());
         let nodes0 = self.nodes;
@@ -360,7 +374,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
         // unless alpha is below it).
         if alpha < Self::PARITY_BOUND
-            && let Some(bound) = odd_threat_bound_with(pos, pos.winning_position())
+            && let Some(bound) = known
+                .odd_threat
+                .unwrap_or_else(|| odd_threat_bound_with(pos, pos.winning_position()))
             && bound > alpha
         {
             alpha = bound;
@@ -371,7 +387,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // The opponent's claimeven may show that we cannot win (a bound of 0 to
         // -PARITY_BOUND, useless unless beta is above it).
         if beta > -Self::PARITY_BOUND
-            && let Some(bound) = claimeven_bound_with(pos, their_wins)
+            && let Some(bound) = known
+                .claimeven
+                .unwrap_or_else(|| claimeven_bound_with(pos, their_wins))
         {
             max = max.min(bound);
         }
@@ -416,8 +434,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
         // A move after which the opponent's claimeven bound already reaches beta (it
         // guarantees 0 to PARITY_BOUND).
-        if beta <= Self::PARITY_BOUND
-            && let Some((mv, score)) = claimeven_move_with(pos, next, &wins_after)
+        // With an odd number of empty cells, the children's claimeven and odd-threat
+        // bounds are computed here: they are passed on to the children searched.
+        let odd_empties = (Self::CELLS - n) % 2 == 1;
+        let mut child_claimeven = [None; W];
+        let claimeven_known = odd_empties && beta <= Self::PARITY_BOUND;
+        if claimeven_known
+            && let Some((mv, score)) =
+                claimeven_move_with(pos, next, &wins_after, &mut child_claimeven)
             && score >= beta
         {
             let best = Some(Self::stored_column(mv, mirrored));
@@ -428,8 +452,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
         // Moves after which our opponent wins by their odd threat so soon that they
         // cannot raise alpha: leave them out.
-        if alpha >= -Self::PARITY_BOUND {
-            let (refuted, best) = odd_threat_refuted_with(pos, next, alpha, their_wins);
+        let mut child_odd_threat = [None; W];
+        let odd_threat_known = odd_empties && alpha >= -Self::PARITY_BOUND;
+        if odd_threat_known {
+            let (refuted, best) =
+                odd_threat_refuted_with(pos, next, alpha, their_wins, &mut child_odd_threat);
             next &= !refuted;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
@@ -477,7 +504,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         for mv in moves {
             let mut child = *pos;
             child.play_move_unchecked(mv);
-            let score = -self.negamax(&child, -beta, -alpha, wins_after[column::<W, H>(mv)]);
+            let col = column::<W, H>(mv);
+            let known = Known {
+                claimeven: claimeven_known.then_some(child_claimeven[col]),
+                odd_threat: odd_threat_known.then_some(child_odd_threat[col]),
+            };
+            let score = -self.negamax(&child, -beta, -alpha, wins_after[col], known);
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
                 let best = Some(Self::stored_column(mv, mirrored));
