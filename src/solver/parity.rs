@@ -120,6 +120,18 @@ fn even_threat_bound<const W: usize, const H: usize>(
     contested: u64,
 ) -> Option<i32> {
     let threats = their_wins & !player_rows::<W, H>() & !contested;
+    if threats == 0 {
+        return None;
+    }
+    // A four of the player's that avoids the cells above every threat refutes all
+    // of them: the usual case, decided by one test.
+    let mut above_all = 0;
+    for (t, col) in lowest_per_column::<W, H>(threats) {
+        above_all |= col & !(t | (t - 1));
+    }
+    if Board::<W, H>::alignment(own & !above_all) {
+        return None;
+    }
     let mut best = None;
     for (t, col) in lowest_per_column::<W, H>(threats) {
         let above = col & !(t | (t - 1));
@@ -141,6 +153,10 @@ fn even_threat_bound<const W: usize, const H: usize>(
 /// of them).
 #[inline]
 const fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
+    // `base` alone holds a four (the usual case when the bounds fail).
+    if Board::<W, H>::alignment(base) {
+        return true;
+    }
     if !Board::<W, H>::alignment(base | contested) {
         return false;
     }
