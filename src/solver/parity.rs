@@ -9,7 +9,9 @@
 //!
 //! * [`claimeven_bound`]: the opponent of the player to move answers every move in
 //!   the same column (pairing the odd columns); if the player's cells then hold no
-//!   four, the player cannot win, and the opponent's even threats may win;
+//!   four, the player cannot win, and the opponent's groups of sure cells win
+//!   (*aftereven*, which includes the *even threats*), also when the player's fours
+//!   all lie above such a group;
 //! * [`odd_threat_bound`]: the player to move has a winning cell on one of their
 //!   rows and the mirror strategy makes the opponent play under it;
 //! * [`claimeven_move`] and [`odd_threat_refuted`]: the same bounds seen one ply up,
@@ -56,20 +58,11 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 /// hold no four in a row, the player can never win: the score is at most 0. The
 /// opponent surely gets every other empty cell, and once the player cannot win the
 /// board fills up: if the opponent's stones and those cells hold a four, the
-/// opponent wins and the score is at most -1.
+/// opponent wins and the score is at most -1 (or less: `aftereven_bound` says
+/// when they win at the latest). Even when the player's cells hold fours, a group
+/// of the opponent's sure cells below all of them wins (`aftereven_bound`).
 #[inline]
 pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
-    claimeven_bound_with(pos, pos.opponent_winning_position())
-}
-
-/// [`claimeven_bound`] given the opponent's winning cells `their_wins`
-/// (`pos.opponent_winning_position()`, `debug_assert!`ed).
-#[inline]
-pub fn claimeven_bound_with<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    their_wins: u64,
-) -> Option<i32> {
-    debug_assert_eq!(their_wins, pos.opponent_winning_position());
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
@@ -78,71 +71,183 @@ pub fn claimeven_bound_with<const W: usize, const H: usize>(
     // The lowest empty cell of each odd column: either side may get it.
     let contested = odd_column_bottoms::<W, H>(pos);
     let own = pos.current() | (empty & player_rows::<W, H>());
-    claimeven_verdict::<W, H>(own, contested, pos.current() ^ mask, empty, their_wins)
+    claimeven_verdict::<W, H>(own, contested, pos.current() ^ mask, empty)
 }
 
 /// [`claimeven_bound`] from the sets it is made of: `own`, the player's stones and
 /// the empty cells of the player's rows; `contested`, the lowest cells of the odd
-/// columns; `their_stones`, the opponent's stones; `empty`, the empty cells; and
-/// `their_wins`, the opponent's winning cells.
+/// columns; `their_stones`, the opponent's stones; and `empty`, the empty cells.
 #[inline]
 fn claimeven_verdict<const W: usize, const H: usize>(
     own: u64,
     contested: u64,
     their_stones: u64,
     empty: u64,
-    their_wins: u64,
 ) -> Option<i32> {
-    if may_align_with_half::<W, H>(own, contested) {
-        return even_threat_bound::<W, H>(their_wins, own, contested);
-    }
+    // The opponent's sure cells: their stones and the empty cells of their rows
+    // that are not contested.
     let theirs = their_stones | (empty & !player_rows::<W, H>() & !contested);
-    let bound = if Board::<W, H>::alignment(theirs) {
-        -1
-    } else {
-        0
-    };
-    // An even threat of the opponent may tell when they win at the latest.
-    Some(even_threat_bound::<W, H>(their_wins, own, contested).map_or(bound, |b| b.min(bound)))
+    if may_align_with_half::<W, H>(own, contested) {
+        return aftereven_bound::<W, H>(own, contested, theirs, empty, true);
+    }
+    // The player never wins; the opponent's groups may tell when they win.
+    Some(aftereven_bound::<W, H>(own, contested, theirs, empty, false).unwrap_or(0))
 }
 
-/// The opponent's *even threats* within [`claimeven_bound`] (`their_wins`: the
-/// opponent's winning cells): a winning cell `t` of the opponent on one of their rows that is not contested is theirs under
-/// claimeven. If the player's cells `own` and half of the `contested` ones, without
-/// those of `t`'s column above `t` (the game ends when the opponent plays `t`),
-/// hold no four, the opponent wins at the latest when every other cell is filled:
-/// the score is at most `-(2 + a) / 2` with `a` cells above `t` (-1 for the top
-/// row). Returns the lowest such bound, or `None`.
+/// Allis' *aftereven* within [`claimeven_bound`]: a group of the opponent (a four
+/// of `theirs`, their stones and the empty cells they surely get under claimeven)
+/// whose empty cells the player's fours all lie above. Returns the lowest bound
+/// such a group gives, or `None`.
+///
+/// Let `G` be a four of `theirs` with at least one empty cell (none would mean the
+/// opponent has won), and for each column `j` holding empty cells of `G`, `t_j` the
+/// highest of them and `A_j` the cells of column `j` above `t_j`. Under claimeven
+/// the opponent plays every empty cell of `G` when it is filled, and the board
+/// fills up unless someone wins, so `G` is completed at the latest when every
+/// `t_j` is filled: the opponent then wins with their stone, while the `A_j` of
+/// the last `t_j` filled are still empty, so at least `a = min_j |A_j|` cells are
+/// left and the score is at most `-(2 + a) / 2`. Unless the player wins first: a
+/// four `F` of the player's (from `own` and their half of `contested`) is
+/// completed only when its cells are filled, and if `F` has a cell in every `A_j`,
+/// every `t_j` was filled before it, so `G` was completed first and the game was
+/// over. Hence `G` wins if every four the player may get meets every `A_j`
+/// ([`every_four_meets`], one pairing of the contested cells for all `j`).
+/// With `player_may_align` false the player has no four at all (claimeven holds)
+/// and every group wins.
+///
+/// A group with one empty cell is an *even threat* (the opponent's winning cell on
+/// one of their rows); a vertical group has no more than one (its cells on the
+/// player's rows must be stones).
 #[inline]
-fn even_threat_bound<const W: usize, const H: usize>(
-    their_wins: u64,
+fn aftereven_bound<const W: usize, const H: usize>(
     own: u64,
     contested: u64,
+    theirs: u64,
+    empty: u64,
+    player_may_align: bool,
 ) -> Option<i32> {
-    let threats = their_wins & !player_rows::<W, H>() & !contested;
-    if threats == 0 {
+    let h = H as u32;
+    let group_cells = empty & four_cells::<W, H>(theirs);
+    if group_cells == 0 {
         return None;
     }
-    // A four of the player's that avoids the cells above every threat refutes all
-    // of them: the usual case, decided by one test.
-    let mut above_all = 0;
-    for (t, col) in lowest_per_column::<W, H>(threats) {
-        above_all |= col & !(t | (t - 1));
-    }
-    if Board::<W, H>::alignment(own & !above_all) {
+    // A four of the player's that avoids every cell above a group's empty cell
+    // survives every group: the usual case, decided by one test.
+    if player_may_align && Board::<W, H>::alignment(own & !cells_above::<W, H>(group_cells)) {
         return None;
     }
-    let mut best = None;
-    for (t, col) in lowest_per_column::<W, H>(threats) {
-        let above = col & !(t | (t - 1));
-        if !may_align_with_half::<W, H>(own & !above, contested & !above) {
-            let bound = -(2 + above.count_ones() as i32) / 2;
-            if best.is_none_or(|b| bound < b) {
+    let mut best: Option<i32> = None;
+    for s in [1, h + 1, h, h + 2] {
+        let m = theirs & (theirs >> s);
+        let mut starts = m & (m >> (2 * s));
+        while starts != 0 {
+            let b = starts & starts.wrapping_neg();
+            starts &= starts - 1;
+            let mut cells = empty & (b | (b << s) | (b << (2 * s)) | (b << (3 * s)));
+            if cells == 0 {
+                continue;
+            }
+            // `A_j` for each column: cells of a vertical group are in one column,
+            // the others' in different columns.
+            let mut aboves = [0u64; 4];
+            let mut k = 0;
+            let mut a = u32::MAX;
+            while cells != 0 {
+                let t = cells & cells.wrapping_neg();
+                let col = Board::<W, H>::column_mask(column::<W, H>(t));
+                // The highest empty cell of the group in this column.
+                let top = 1u64 << (63 - (cells & col).leading_zeros());
+                cells &= !col;
+                aboves[k] = col & !(top | (top - 1));
+                a = a.min(aboves[k].count_ones());
+                k += 1;
+            }
+            let bound = -(2 + a as i32) / 2;
+            if best.is_some_and(|b| b <= bound) {
+                continue;
+            }
+            if !player_may_align || every_four_meets::<W, H>(own, contested, &aboves[..k]) {
                 best = Some(bound);
             }
         }
     }
     best
+}
+
+/// Whether the other side can pair the `contested` cells in advance (a perfect
+/// matching; exact up to four cells, beyond which all of them are given to the
+/// owner of `base`) so that, whichever cell of each pair the owner takes, every
+/// four of theirs meets every set of `aboves`.
+#[inline]
+fn every_four_meets<const W: usize, const H: usize>(
+    base: u64,
+    contested: u64,
+    aboves: &[u64],
+) -> bool {
+    let meets = |cells: u64| {
+        aboves
+            .iter()
+            .all(|&above| !Board::<W, H>::alignment(cells & !above))
+    };
+    match contested.count_ones() {
+        0 => meets(base),
+        2 => {
+            let a = contested & contested.wrapping_neg();
+            meets(base | a) && meets(base | (contested ^ a))
+        }
+        4 => {
+            let a = contested & contested.wrapping_neg();
+            let rest = contested ^ a;
+            // `a`'s partner is each of the three others in turn.
+            let mut others = rest;
+            while others != 0 {
+                let partner = others & others.wrapping_neg();
+                others &= others - 1;
+                let pair = rest ^ partner;
+                let c = pair & pair.wrapping_neg();
+                let d = pair ^ c;
+                if meets(base | a | c)
+                    && meets(base | a | d)
+                    && meets(base | partner | c)
+                    && meets(base | partner | d)
+                {
+                    return true;
+                }
+            }
+            false
+        }
+        _ => meets(base | contested),
+    }
+}
+
+/// Every cell of every four in `cells` (vertical, horizontal and both diagonals).
+#[inline]
+const fn four_cells<const W: usize, const H: usize>(cells: u64) -> u64 {
+    let h = H as u32;
+    let shifts = [1, h + 1, h, h + 2];
+    let mut all = 0;
+    let mut k = 0;
+    while k < 4 {
+        let s = shifts[k];
+        let m = cells & (cells >> s);
+        let starts = m & (m >> (2 * s));
+        all |= starts | (starts << s) | (starts << (2 * s)) | (starts << (3 * s));
+        k += 1;
+    }
+    all
+}
+
+/// The cells strictly above some cell of `cells`, in the same column.
+#[inline]
+const fn cells_above<const W: usize, const H: usize>(cells: u64) -> u64 {
+    let board = Board::<W, H>::BOARD_MASK;
+    let mut above = (cells << 1) & board;
+    let mut k = 1;
+    while k < H {
+        above |= (above << 1) & board;
+        k += 1;
+    }
+    above
 }
 
 /// Whether the stones `base` and half of the cells `contested` may hold a four,
@@ -294,22 +399,16 @@ pub fn claimeven_move<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
 ) -> Option<(u64, i32)> {
-    let mut wins_after = [0; W];
-    for (mv, child) in children(pos, moves) {
-        wins_after[column::<W, H>(mv)] = child.opponent_winning_position();
-    }
-    claimeven_move_with(pos, moves, &wins_after, &mut [None; W])
+    claimeven_move_with(pos, moves, &mut [None; W])
 }
 
-/// [`claimeven_move`] given, for the column `c` of each move, the player's winning
-/// cells after it in `wins_after[c]` (the child's `opponent_winning_position()`,
-/// `debug_assert!`ed). On boards with an odd number of empty cells it also writes
-/// the child's [`claimeven_bound`] into `bounds[c]` for every move.
+/// [`claimeven_move`]; on boards with an odd number of empty cells it also writes
+/// the child's [`claimeven_bound`] into `bounds[c]` for the column `c` of every
+/// move.
 #[inline]
 pub fn claimeven_move_with<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
-    wins_after: &[u64; W],
     bounds: &mut [Option<i32>; W],
 ) -> Option<(u64, i32)> {
     if (W * H - pos.moves_played()).is_multiple_of(2) {
@@ -323,23 +422,34 @@ pub fn claimeven_move_with<const W: usize, const H: usize>(
     let empty = Board::<W, H>::BOARD_MASK & !mask;
     let base = (pos.current() ^ mask) | (empty & player_rows);
     let bottoms = odd_column_bottoms::<W, H>(pos);
-    // A four of the opponent's that needs no playable cell survives every move of
-    // ours: then only one of our even threats can give a bound.
-    let sure_four = Board::<W, H>::alignment(base & !pos.possible());
+    // After any of our moves, our sure cells (see `claimeven_verdict`) are among our
+    // stones, `moves` and the empty cells off the player's rows, so the empty
+    // cells of our groups are among those of the fours there. A four of the
+    // opponent's that avoids `moves` and every cell above those survives after
+    // every move, claimeven and every group of ours alike: no child has a bound.
+    let our_sure = pos.current() | moves | (empty & !player_rows);
+    let group_cells = empty & four_cells::<W, H>(our_sure);
+    if Board::<W, H>::alignment(base & !moves & !cells_above::<W, H>(group_cells)) {
+        for (mv, _) in children(pos, moves) {
+            bounds[column::<W, H>(mv)] = None;
+            debug_assert!({
+                let mut child = *pos;
+                child.play_move_unchecked(mv);
+                claimeven_bound(&child).is_none()
+            });
+        }
+        return None;
+    }
     let mut best: Option<(u64, i32)> = None;
     let mut rest = moves;
     while rest != 0 {
         let mv = rest & rest.wrapping_neg();
         rest &= rest - 1;
         let col = column::<W, H>(mv);
-        let wins = wins_after[col];
         let above = (mv << 1) & Board::<W, H>::BOARD_MASK;
         let contested = (bottoms & !mv) | (above & !player_rows);
-        bounds[col] = if sure_four && wins & !player_rows & !contested == 0 {
-            None
-        } else {
-            claimeven_verdict::<W, H>(base & !mv, contested, pos.current() | mv, empty & !mv, wins)
-        };
+        bounds[col] =
+            claimeven_verdict::<W, H>(base & !mv, contested, pos.current() | mv, empty & !mv);
         debug_assert!({
             let mut child = *pos;
             child.play_move_unchecked(mv);
@@ -474,9 +584,9 @@ mod tests {
     }
 
     /// The bounds never lie: checked against the reference search (which uses
-    /// neither) on random positions where they apply.
+    /// none of them) on random positions where they apply.
     #[test]
-    fn claimeven_and_odd_threat_bounds_hold_against_the_reference_search() {
+    fn claimeven_aftereven_and_odd_threat_bounds_hold_against_the_reference_search() {
         use crate::solver::reference::Reference;
         use crate::table::UpperTable;
         use rand::{RngExt, SeedableRng};
@@ -485,8 +595,13 @@ mod tests {
         let mut reference =
             Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
         let (mut zero, mut negative, mut exact, mut moves_checked) = (0, 0, 0, 0);
-        let mut odd_threats = 0;
-        for _ in 0..3000 {
+        let (mut odd_threats, mut afterevens) = (0, 0);
+        // C4_PARITY_GAMES=40000 for a longer run.
+        let games = std::env::var("C4_PARITY_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(3000);
+        for _ in 0..games {
             let mut pos = Position::new();
             // Random games of moves that do not lose at once, so that they last.
             while pos.moves_played() < 40 && !pos.can_win_next() {
@@ -505,6 +620,17 @@ mod tests {
                     reference.clear();
                     let (score, _) = reference.search(&pos, -21, 21);
                     assert!(score <= bound, "score {score} above bound {bound}");
+                    // Aftereven proper: the player's cells hold fours, and no even
+                    // threat of the opponent's decides (a group of two or more
+                    // empty cells does).
+                    let empty = Board::<7, 6>::BOARD_MASK & !pos.mask();
+                    let own = pos.current() | (empty & player_rows::<7, 6>());
+                    let contested = odd_column_bottoms(&pos);
+                    let threats =
+                        pos.opponent_winning_position() & !player_rows::<7, 6>() & !contested;
+                    if may_align_with_half::<7, 6>(own, contested) && threats == 0 {
+                        afterevens += 1;
+                    }
                     if bound == 0 {
                         zero += 1;
                     } else {
@@ -542,5 +668,6 @@ mod tests {
         );
         assert!(moves_checked > 0);
         assert!(odd_threats > 0);
+        assert!(afterevens > 0);
     }
 }

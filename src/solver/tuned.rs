@@ -18,11 +18,13 @@
 //! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
 //!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
 //!   leaves the player only every other row: if those cells hold no four, the
-//!   player cannot win, and an even threat of the opponent may win
+//!   player cannot win, and a group of the opponent's sure cells wins
+//!   (*aftereven*), also when every four of the player's lies above it
 //!   ([`claimeven_bound`]). The player's *odd threat* wins by the mirror strategy
 //!   when the opponent's cells hold no four ([`odd_threat_bound`]). Both say when
 //!   the win comes at the latest, are used at the node and, one ply up, for every
-//!   move of the other side ([`claimeven_move`], [`odd_threat_refuted`]), and are
+//!   move of the other side ([`claimeven_move`](super::parity::claimeven_move),
+//!   [`odd_threat_refuted`](super::parity::odd_threat_refuted)), and are
 //!   checked against the reference search on random positions.
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
@@ -35,7 +37,7 @@
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
 
 use super::parity::{
-    children, claimeven_bound, claimeven_bound_with, claimeven_move_with, column, odd_threat_bound,
+    children, claimeven_bound, claimeven_move_with, column, odd_threat_bound,
     odd_threat_bound_with, odd_threat_refuted_with,
 };
 use crate::moves::{MoveSorter, center_first};
@@ -387,9 +389,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // The opponent's claimeven may show that we cannot win (a bound of 0 to
         // -PARITY_BOUND, useless unless beta is above it).
         if beta > -Self::PARITY_BOUND
-            && let Some(bound) = known
-                .claimeven
-                .unwrap_or_else(|| claimeven_bound_with(pos, their_wins))
+            && let Some(bound) = known.claimeven.unwrap_or_else(|| claimeven_bound(pos))
         {
             max = max.min(bound);
         }
@@ -440,8 +440,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut child_claimeven = [None; W];
         let claimeven_known = odd_empties && beta <= Self::PARITY_BOUND;
         if claimeven_known
-            && let Some((mv, score)) =
-                claimeven_move_with(pos, next, &wins_after, &mut child_claimeven)
+            && let Some((mv, score)) = claimeven_move_with(pos, next, &mut child_claimeven)
             && score >= beta
         {
             let best = Some(Self::stored_column(mv, mirrored));
