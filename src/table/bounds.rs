@@ -239,6 +239,25 @@ impl<P: Replace, const U: bool, const WK: bool> fmt::Debug for BoundTable<P, U, 
     }
 }
 
+/// The number of sets of `ways` entries of a table of at most `mb` megabytes for
+/// keys of `key_bits` bits, without allocating it: the largest prime that fits.
+///
+/// # Errors
+/// [`TableError::TooSmall`] for 0 MB, [`TableError::Alloc`] if the size overflows,
+/// [`TableError::KeyTooWide`] if the truncated key would not be exact.
+pub fn sets_for(mb: usize, key_bits: u32, ways: usize) -> Result<usize, TableError> {
+    if mb == 0 {
+        return Err(TableError::TooSmall { mb });
+    }
+    let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
+    let sets = prev_prime((bytes / 8 / ways) as u64) as usize;
+    // Exact keys need sets * 2^40 > every key (Chinese remainder theorem).
+    if key_bits > KEY_BITS && (sets as u128) < (1u128 << (key_bits - KEY_BITS)) {
+        return Err(TableError::KeyTooWide { mb, key_bits });
+    }
+    Ok(sets)
+}
+
 impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_ONLY, WORK> {
     const WAYS_FIT: () = assert!(P::WAYS == 1 || P::WAYS == 2 || P::WAYS == 8);
 
@@ -249,12 +268,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
         }
-        let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
-        let sets = prev_prime((bytes / 8 / P::WAYS) as u64) as usize;
-        // Exact keys need sets * 2^40 > every key (Chinese remainder theorem).
-        if key_bits > KEY_BITS && (sets as u128) < (1u128 << (key_bits - KEY_BITS)) {
-            return Err(TableError::KeyTooWide { mb, key_bits });
-        }
+        let sets = sets_for(mb, key_bits, P::WAYS)?;
         let lines = (sets * P::WAYS).div_ceil(8);
         Ok(BoundTable {
             lines: alloc_zeroed(lines, mb)?,
@@ -287,8 +301,15 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
     }
 
     /// The first slot of `key`'s set.
+    ///
+    /// Precondition: `key < sets * 2^40`, where the truncated key is exact
+    /// (`debug_assert!`ed).
     #[inline]
     fn first_slot(&self, key: u64) -> usize {
+        debug_assert!(
+            u128::from(key) < (self.sets as u128) << KEY_BITS,
+            "key above the exact bound"
+        );
         (key % self.sets as u64) as usize * P::WAYS
     }
 

@@ -110,7 +110,7 @@ pub enum TableError {
     },
     /// The table has too few slots for its partial keys to identify positions.
     #[error(
-        "table size of {mb} MB is too small for this solver's partial keys (at least {min_mb} MB)"
+        "a {mb} MB compact table is too small for its partial keys to stay exact (at least {min_mb} MB)"
     )]
     TooSmallForKey {
         /// Requested size in megabytes.
