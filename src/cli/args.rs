@@ -209,6 +209,10 @@ pub struct EngineArgs {
     /// Keep the table between positions instead of clearing it before each one.
     #[arg(long, global = true)]
     pub keep_table: bool,
+
+    /// Worker threads (default: every core). `bench` uses one unless told.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
 }
 
 impl Cli {
