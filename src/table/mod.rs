@@ -14,12 +14,14 @@
 
 pub mod bounds;
 pub mod compact;
+pub mod entry;
 pub mod replace;
 pub mod stats;
 pub mod upper;
 
-pub use bounds::{BoundTable, Entry};
+pub use bounds::BoundTable;
 pub use compact::CompactTable;
+pub use entry::Entry;
 pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 pub use stats::TableStats;
 pub use upper::UpperTable;
