@@ -59,11 +59,20 @@ fuzz_target!(|data: &[u8]| {
         let strong = tuned.solve(&pos, Mode::Strong).unwrap().score;
         let (lo, hi) = pos.score_range();
         assert!((lo..=hi).contains(&strong), "{} scored {strong}", q.moves);
-        assert_eq!(tuned.solve(&pos, Mode::Weak).unwrap().score, strong.signum());
-        assert_eq!(tuned.solve(&pos.mirror(), Mode::Strong).unwrap().score, strong);
+        assert_eq!(
+            tuned.solve(&pos, Mode::Weak).unwrap().score,
+            strong.signum()
+        );
+        assert_eq!(
+            tuned.solve(&pos.mirror(), Mode::Strong).unwrap().score,
+            strong
+        );
         if pos.moves_played() >= 30 {
             assert_eq!(reference.solve(&pos, Mode::Strong).unwrap().score, strong);
-            assert_eq!(reference.solve(&pos, Mode::Weak).unwrap().score, strong.signum());
+            assert_eq!(
+                reference.solve(&pos, Mode::Weak).unwrap().score,
+                strong.signum()
+            );
         }
     }
     assert_eq!(n, expected.len());
