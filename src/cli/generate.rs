@@ -34,7 +34,7 @@ pub fn run(
         "{bar:40} {pos}/{len} kept, {msg} [{elapsed_precise}, eta {eta}]",
     );
     bar.set_message("0 tried");
-    let (tx, writer) = output::stdout(64);
+    let (tx, writer) = output::stdout();
     let stop = signals.stop_flag().clone();
     let result = generate::generate(&request, &mut solver, |new, kept, tried| {
         if let Some(g) = new

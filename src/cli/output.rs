@@ -1,8 +1,11 @@
 //! Ordered, streaming output: results are handed over with their input's sequence
-//! number, possibly out of order, and a writer thread prints them in order,
-//! flushing whenever it has nothing more to print, so that every finished answer
-//! reaches the terminal, pipe or file at once, while a fast stream of answers is
-//! still written in large blocks.
+//! number, possibly out of order (from several workers), and written in order.
+//!
+//! Every answer reaches the terminal, pipe or file at once: a write is flushed
+//! right away unless the last flush was less than [`FLUSH_EVERY`] ago, and a
+//! flusher thread flushes whatever is left within [`FLUSH_EVERY`]. So a slow
+//! stream is flushed line by line, and a fast one (a million easy lines) in large
+//! blocks, with no thread hand-off per line.
 //!
 //! Each result carries its stdout text (if any) and its stderr message (if any):
 //! both are written when the result's turn comes, so error messages keep the input
@@ -10,10 +13,13 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The longest a written answer waits for its flush.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(2);
 
 /// One finished item.
 #[derive(Debug, Default)]
@@ -26,133 +32,191 @@ pub struct Item {
     pub err: Option<String>,
 }
 
+/// What the writer saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Items written, in order.
+    pub written: u64,
+    /// Items that arrived after a gap that was never filled (written last, in
+    /// order, so that no finished answer is lost); see [`Writer::finish`].
+    pub stranded: u64,
+}
+
+type Stream = Box<dyn Write + Send>;
+
+/// The state behind the lock.
+struct State {
+    out: io::BufWriter<Stream>,
+    err: Stream,
+    next: u64,
+    pending: BTreeMap<u64, Item>,
+    last_flush: Instant,
+    unflushed: bool,
+    summary: Summary,
+    error: Option<io::Error>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    /// Stdout failed (closed by its reader, or another error): stop producing.
+    closed: AtomicBool,
+    /// The run is over: the flusher stops.
+    done: AtomicBool,
+}
+
 /// The sending side: cheap to clone, one per producer thread.
 #[derive(Clone)]
 pub struct Sender {
-    tx: SyncSender<Item>,
-    closed: Arc<AtomicBool>,
+    shared: Arc<Shared>,
+}
+
+/// The flusher thread and the final accounting.
+pub struct Writer {
+    shared: Arc<Shared>,
+    flusher: JoinHandle<()>,
+}
+
+/// Starts writing to stdout and stderr.
+pub fn stdout() -> (Sender, Writer) {
+    start(Box::new(io::stdout()), Box::new(io::stderr()))
+}
+
+/// Starts writing to any pair of streams.
+pub fn start(out: Stream, err: Stream) -> (Sender, Writer) {
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State {
+            out: io::BufWriter::with_capacity(1 << 16, out),
+            err,
+            next: 0,
+            pending: BTreeMap::new(),
+            last_flush: Instant::now(),
+            unflushed: false,
+            summary: Summary::default(),
+            error: None,
+        }),
+        closed: AtomicBool::new(false),
+        done: AtomicBool::new(false),
+    });
+    let flusher = {
+        let shared = shared.clone();
+        std::thread::spawn(move || {
+            while !shared.done.load(Ordering::Acquire) {
+                std::thread::park_timeout(FLUSH_EVERY);
+                let mut state = shared.lock();
+                if state.unflushed {
+                    let r = state.flush();
+                    shared.note(&mut state, r);
+                }
+            }
+        })
+    };
+    (
+        Sender {
+            shared: shared.clone(),
+        },
+        Writer { shared, flusher },
+    )
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves consistent data: keep going.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records a write error: stdout is closed for good.
+    fn note(&self, state: &mut State, r: io::Result<()>) {
+        if let Err(e) = r {
+            self.closed.store(true, Ordering::Relaxed);
+            state.error.get_or_insert(e);
+        }
+    }
+}
+
+impl State {
+    fn flush(&mut self) -> io::Result<()> {
+        self.unflushed = false;
+        self.last_flush = Instant::now();
+        self.out.flush()
+    }
+
+    fn write_item(&mut self, it: &Item) -> io::Result<()> {
+        if let Some(e) = &it.err {
+            // stdout first, so that a terminal shows both in order.
+            self.out.flush()?;
+            let _ = self.err.write_all(e.as_bytes());
+        }
+        if let Some(o) = &it.out {
+            self.out.write_all(o.as_bytes())?;
+            self.unflushed = true;
+        }
+        Ok(())
+    }
+
+    /// Writes `item` and every pending item whose turn has come.
+    fn accept(&mut self, item: Item) -> io::Result<()> {
+        if item.seq != self.next {
+            self.pending.insert(item.seq, item);
+            return Ok(());
+        }
+        self.write_item(&item)?;
+        self.next += 1;
+        self.summary.written += 1;
+        while let Some(it) = self.pending.remove(&self.next) {
+            self.write_item(&it)?;
+            self.next += 1;
+            self.summary.written += 1;
+        }
+        if self.unflushed && self.last_flush.elapsed() >= FLUSH_EVERY {
+            self.flush()?;
+        }
+        Ok(())
+    }
 }
 
 impl Sender {
     /// Hands over a finished item. Returns false once stdout is closed (the reader
     /// went away): there is no point in producing more.
     pub fn send(&self, item: Item) -> bool {
-        !self.is_closed() && self.tx.send(item).is_ok()
+        if self.is_closed() {
+            return false;
+        }
+        let mut state = self.shared.lock();
+        let r = state.accept(item);
+        self.shared.note(&mut state, r);
+        !self.is_closed()
     }
 
-    /// Whether stdout was closed by its reader.
+    /// Whether stdout was closed by its reader (or failed).
     pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Relaxed)
+        self.shared.closed.load(Ordering::Relaxed)
     }
-}
-
-/// The writer thread.
-pub struct Writer {
-    handle: JoinHandle<io::Result<Summary>>,
-}
-
-/// What the writer saw.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Items written, in order.
-    pub written: u64,
-    /// Items that arrived after a gap that was never filled (not written: their
-    /// turn never came); see [`Writer::finish`].
-    pub stranded: u64,
-}
-
-/// Starts a writer on stdout. `capacity` bounds the items in flight, so that a
-/// slow reader of stdout slows the producers down instead of growing memory.
-pub fn stdout(capacity: usize) -> (Sender, Writer) {
-    start(capacity, || io::stdout().lock(), || io::stderr().lock())
-}
-
-/// Starts a writer on any pair of streams (for tests).
-pub fn start<O, E>(
-    capacity: usize,
-    out: impl FnOnce() -> O + Send + 'static,
-    err: impl FnOnce() -> E + Send + 'static,
-) -> (Sender, Writer)
-where
-    O: Write,
-    E: Write,
-{
-    let (tx, rx) = mpsc::sync_channel(capacity);
-    let closed = Arc::new(AtomicBool::new(false));
-    let flag = closed.clone();
-    let handle = std::thread::spawn(move || {
-        let mut out = io::BufWriter::with_capacity(1 << 16, out());
-        let mut err = err();
-        let r = write_in_order(&rx, &mut out, &mut err);
-        if r.is_err() {
-            flag.store(true, Ordering::Relaxed);
-            // Keep receiving so that producers never block on a full channel.
-            while rx.recv().is_ok() {}
-        }
-        r
-    });
-    (Sender { tx, closed }, Writer { handle })
-}
-
-fn write_in_order(
-    rx: &Receiver<Item>,
-    out: &mut impl Write,
-    err: &mut impl Write,
-) -> io::Result<Summary> {
-    let mut pending: BTreeMap<u64, Item> = BTreeMap::new();
-    let mut next = 0u64;
-    let mut summary = Summary::default();
-    // Blocks for the next item; after each, takes what is already there, then
-    // flushes before blocking again.
-    while let Ok(first) = rx.recv() {
-        let mut item = Some(first);
-        while let Some(it) = item.take() {
-            pending.insert(it.seq, it);
-            while let Some(it) = pending.remove(&next) {
-                if let Some(e) = &it.err {
-                    // stdout first, so that a terminal shows both in order.
-                    out.flush()?;
-                    let _ = err.write_all(e.as_bytes());
-                }
-                if let Some(o) = &it.out {
-                    out.write_all(o.as_bytes())?;
-                }
-                next += 1;
-                summary.written += 1;
-            }
-            // Empty or disconnected: flush what we have.
-            item = rx.try_recv().ok();
-        }
-        out.flush()?;
-    }
-    // Items past a gap that never closed (a line interrupted while later ones
-    // finished): written in order after it, so that no finished answer is lost.
-    for (_, it) in std::mem::take(&mut pending) {
-        if let Some(e) = &it.err {
-            out.flush()?;
-            let _ = err.write_all(e.as_bytes());
-        }
-        if let Some(o) = &it.out {
-            out.write_all(o.as_bytes())?;
-        }
-        summary.stranded += 1;
-    }
-    out.flush()?;
-    Ok(summary)
 }
 
 impl Writer {
-    /// Waits until everything handed over is written (every sender must be dropped
-    /// first). A closed stdout is not an error: the run just ends early.
+    /// Writes what is left (items after a gap that never closed, in order) and
+    /// flushes. A closed stdout is not an error: the run just ends early.
     ///
     /// # Errors
     /// Any other error writing stdout.
     pub fn finish(self) -> io::Result<Summary> {
-        match self.handle.join() {
-            Ok(Ok(s)) => Ok(s),
-            Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Summary::default()),
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err(io::Error::other("the output thread panicked")),
+        self.shared.done.store(true, Ordering::Release);
+        self.flusher.thread().unpark();
+        let _ = self.flusher.join();
+        let mut state = self.shared.lock();
+        if state.error.is_none() {
+            let stranded = std::mem::take(&mut state.pending);
+            let r = stranded.into_values().try_for_each(|it| {
+                state.summary.stranded += 1;
+                state.write_item(&it)
+            });
+            let r = r.and_then(|()| state.flush());
+            self.shared.note(&mut state, r);
+        }
+        match state.error.take() {
+            None => Ok(state.summary),
+            Some(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(state.summary),
+            Some(e) => Err(e),
         }
     }
 }
@@ -160,7 +224,6 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
     /// A shared in-memory stream.
     #[derive(Clone, Default)]
@@ -187,8 +250,7 @@ mod tests {
     #[test]
     fn out_of_order_items_come_out_in_order() {
         let (o, e) = (Shared::default(), Shared::default());
-        let (o2, e2) = (o.clone(), e.clone());
-        let (tx, w) = start(4, move || o2, move || e2);
+        let (tx, w) = start(Box::new(o.clone()), Box::new(e.clone()));
         assert!(tx.send(item(2, "c\n", None)));
         assert!(tx.send(item(0, "a\n", Some("bad a\n"))));
         assert!(tx.send(item(1, "b\n", None)));
@@ -208,8 +270,7 @@ mod tests {
     #[test]
     fn items_after_a_gap_are_still_written() {
         let o = Shared::default();
-        let o2 = o.clone();
-        let (tx, w) = start(4, move || o2, io::sink);
+        let (tx, w) = start(Box::new(o.clone()), Box::new(io::sink()));
         tx.send(item(0, "a\n", None));
         tx.send(item(2, "c\n", None));
         drop(tx);
@@ -221,6 +282,39 @@ mod tests {
             }
         );
         assert_eq!(&o.0.lock().unwrap()[..], b"a\nc\n");
+    }
+
+    /// A stream that records when it was flushed.
+    #[derive(Clone, Default)]
+    struct Flushes(Arc<Mutex<(Vec<u8>, Vec<usize>)>>);
+
+    impl Write for Flushes {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().0.extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            let mut g = self.0.lock().unwrap();
+            let n = g.0.len();
+            g.1.push(n);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_written_item_is_flushed_without_more_items() {
+        let f = Flushes::default();
+        let (tx, w) = start(Box::new(f.clone()), Box::new(io::sink()));
+        // Written and not followed by anything: the flusher gets it out.
+        tx.send(item(0, "a\n", None));
+        tx.send(item(1, "b\n", None));
+        let start = Instant::now();
+        while f.0.lock().unwrap().1.last() != Some(&4) {
+            assert!(start.elapsed() < Duration::from_secs(10), "never flushed");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        drop(tx);
+        w.finish().unwrap();
     }
 
     /// A stream whose reader went away.
@@ -237,9 +331,10 @@ mod tests {
 
     #[test]
     fn a_closed_stdout_stops_the_producers_quietly() {
-        let (tx, w) = start(1, || Closed, io::sink);
+        let (tx, w) = start(Box::new(Closed), Box::new(io::sink()));
         let mut sent = 0;
-        while tx.send(item(sent, "x\n", None)) {
+        // The BufWriter holds 64 KB before it writes: send until it fails.
+        while tx.send(item(sent, &"x".repeat(1000), None)) {
             sent += 1;
             assert!(sent < 1000, "the sender never saw the closed stream");
         }

@@ -35,8 +35,8 @@ pub fn run(
     let mut solver = engine::single_solver(engine, "solve", args.stats)?;
     solver.set_stop_flag(signals.stop_flag().clone());
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
-    let input = source::spawn(files, 256);
-    let (tx, writer) = output::stdout(1024);
+    let mut input = source::spawn(files, 4);
+    let (tx, writer) = output::stdout();
     let mut outcome = Outcome::Ok;
     let mut totals = TableStats::default();
     while !signals.stopped() && !tx.is_closed() {

@@ -2,13 +2,22 @@
 //! files named on the command line in order, `-` or nothing meaning stdin, read
 //! line by line on a thread of their own, so that a run waiting for input still
 //! ends at once on Ctrl-C.
+//!
+//! Lines travel in batches (up to [`BATCH`] lines, or fewer when reading further
+//! might block, so that an interactive line is handed over at once): a million
+//! lines cost thousands of thread hand-offs, not millions.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::time::Duration;
 
 use c4solver::input::LineReader;
+
+/// The most lines handed over at once.
+pub const BATCH: usize = 256;
 
 /// What the reader produces, each with the next sequence number.
 #[derive(Debug)]
@@ -50,24 +59,49 @@ impl Line {
     }
 }
 
+/// The receiving end: messages in input order.
+pub struct Input {
+    rx: Receiver<Vec<Message>>,
+    batch: VecDeque<Message>,
+}
+
+impl Input {
+    /// The next message, waiting at most `timeout` for it (as
+    /// [`Receiver::recv_timeout`]: `Disconnected` once the input is over).
+    ///
+    /// # Errors
+    /// `Timeout` if nothing came in time, `Disconnected` at the end of the input.
+    pub fn recv_timeout(&mut self, timeout: Duration) -> Result<Message, RecvTimeoutError> {
+        if let Some(m) = self.batch.pop_front() {
+            return Ok(m);
+        }
+        self.batch = self.rx.recv_timeout(timeout)?.into();
+        self.batch.pop_front().ok_or(RecvTimeoutError::Timeout)
+    }
+}
+
 /// Starts reading `files` (stdin if empty; `-` is stdin) on a thread; at most
-/// `capacity` messages wait in the channel.
-pub fn spawn(files: &[PathBuf], capacity: usize) -> Receiver<Message> {
+/// `batches` batches wait in the channel.
+pub fn spawn(files: &[PathBuf], batches: usize) -> Input {
     let files: Vec<PathBuf> = if files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         files.to_vec()
     };
-    let (tx, rx) = mpsc::sync_channel(capacity);
+    let (tx, rx) = mpsc::sync_channel(batches);
     std::thread::spawn(move || {
-        let mut seq = 0u64;
+        let mut out = Batcher {
+            tx,
+            batch: Vec::with_capacity(BATCH),
+            seq: 0,
+        };
         for path in &files {
             let stdin = path.as_os_str() == "-";
             let result = if stdin {
-                read(io::stdin().lock(), None, &tx, &mut seq)
+                read(io::stdin().lock(), None, &mut out)
             } else {
                 match open(path) {
-                    Ok(f) => read(f, Some(path), &tx, &mut seq),
+                    Ok(f) => read(f, Some(path), &mut out),
                     Err(e) => Err(e),
                 }
             };
@@ -82,15 +116,48 @@ pub fn spawn(files: &[PathBuf], capacity: usize) -> Receiver<Message> {
                         path.display().to_string()
                     };
                     let message = format!("c4solver: cannot read {name}: {e}\n");
-                    if tx.send(Message::Failed { seq, message }).is_err() {
+                    let seq = out.seq;
+                    if !out.push(Message::Failed { seq, message }, true) {
                         return;
                     }
-                    seq += 1;
                 }
             }
         }
+        out.send();
     });
-    rx
+    Input {
+        rx,
+        batch: VecDeque::new(),
+    }
+}
+
+/// Collects messages into batches and numbers them.
+struct Batcher {
+    tx: SyncSender<Vec<Message>>,
+    batch: Vec<Message>,
+    seq: u64,
+}
+
+impl Batcher {
+    /// Adds a message (it took the next sequence number); sends the batch if it is
+    /// full or `now`. False if the receiver went away.
+    fn push(&mut self, m: Message, now: bool) -> bool {
+        self.batch.push(m);
+        self.seq += 1;
+        if now || self.batch.len() >= BATCH {
+            return self.send();
+        }
+        true
+    }
+
+    /// Sends what is collected, if anything. False if the receiver went away.
+    fn send(&mut self) -> bool {
+        if self.batch.is_empty() {
+            return true;
+        }
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        self.tx.send(batch).is_ok()
+    }
 }
 
 /// Opens a file for reading, refusing directories.
@@ -103,27 +170,25 @@ fn open(path: &Path) -> io::Result<File> {
 }
 
 /// Sends every line of `reader`; `Ok(false)` if the receiver went away.
-fn read(
-    reader: impl Read,
-    file: Option<&Path>,
-    tx: &SyncSender<Message>,
-    seq: &mut u64,
-) -> io::Result<bool> {
+fn read(reader: impl Read, file: Option<&Path>, out: &mut Batcher) -> io::Result<bool> {
     let mut lines = LineReader::new(BufReader::with_capacity(1 << 16, reader));
     let mut number = 0;
-    while let Some((bytes, truncated)) = lines.next_line()? {
+    loop {
+        let Some((bytes, truncated)) = lines.next_line()? else {
+            return Ok(out.send());
+        };
         number += 1;
         let line = Line {
-            seq: *seq,
+            seq: out.seq,
             file: file.map(Path::to_path_buf),
             number,
             bytes: bytes.to_vec(),
             truncated,
         };
-        if tx.send(Message::Line(line)).is_err() {
+        // Reading on may block (a terminal, a slow pipe): hand the line over now.
+        let now = lines.is_drained();
+        if !out.push(Message::Line(line), now) {
             return Ok(false);
         }
-        *seq += 1;
     }
-    Ok(true)
 }
