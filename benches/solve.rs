@@ -44,7 +44,7 @@ fn bench_sets(c: &mut Criterion) {
                     b.iter(|| {
                         let mut nodes = 0;
                         for e in &set.entries {
-                            let s = solver.solve(&e.position, mode);
+                            let s = solver.solve(&e.position, mode).unwrap();
                             assert_eq!(s.score, expected(mode, e.score), "{}", e.moves);
                             nodes += s.nodes;
                         }

@@ -48,7 +48,7 @@ fn main() -> anyhow::Result<ExitCode> {
         let pons = PonsPosition::from_moves(moves).map_err(|e| anyhow::anyhow!("{e:?}"))?;
         theirs.reset();
         theirs.solve(&pons);
-        ours.solve(&Position::parse(moves)?, Mode::Strong);
+        ours.solve(&Position::parse(moves)?, Mode::Strong).unwrap();
     }
 
     let (mut count, mut mismatches) = (0u32, 0u32);
@@ -63,7 +63,7 @@ fn main() -> anyhow::Result<ExitCode> {
         their_secs += start.elapsed().as_secs_f64();
         their_nodes += theirs.explored_positions as u64;
 
-        let solution = ours.solve(&entry.position, Mode::Strong);
+        let solution = ours.solve(&entry.position, Mode::Strong).unwrap();
         our_secs += solution.time.as_secs_f64();
         our_nodes += solution.nodes;
 

@@ -12,7 +12,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::position::Position;
-use crate::solver::{Mode, Solver7x6};
+use crate::solver::{Mode, SolveError, Solver7x6};
 use crate::testset::{Difficulty, Stage, moves_left};
 
 /// What to generate.
@@ -38,7 +38,7 @@ impl Request {
 
     /// The most moves left in a position of the stage.
     pub fn longest_game(&self) -> usize {
-        Position::CELLS - *self.stage.stones().start()
+        self.stage.longest_game()
     }
 }
 
@@ -78,20 +78,24 @@ fn random_position(rng: &mut ChaCha8Rng, stage: Stage) -> Option<(String, Positi
 
 /// Whether the strong score of `pos` puts it in `difficulty`, decided by
 /// null-window tests at the edges of the bucket's score intervals.
-fn in_bucket(solver: &mut Solver7x6, pos: &Position, difficulty: Difficulty) -> bool {
+fn in_bucket(
+    solver: &mut Solver7x6,
+    pos: &Position,
+    difficulty: Difficulty,
+) -> Result<bool, SolveError> {
     let n = pos.moves_played();
     let wanted = |s: i32| Difficulty::of(moves_left(n, s)) == difficulty;
     // The score lies in [lo, hi] (at best a win, at worst a loss, with the next
     // stone); narrow it until the bucket is decided.
-    let (mut lo, mut hi) = (-(((42 - n) / 2) as i32), pos.win_next_score());
+    let (mut lo, mut hi) = pos.score_range();
     loop {
         let first = wanted(lo);
         // the first score in (lo, hi] whose membership differs from lo's
         let Some(edge) = (lo + 1..=hi).find(|&s| wanted(s) != first) else {
-            return first;
+            return Ok(first);
         };
         // is the score at least `edge`?
-        if solver.solve_window(pos, edge - 1, edge).score >= edge {
+        if solver.solve_window(pos, edge - 1, edge)?.score >= edge {
             lo = edge;
         } else {
             hi = edge - 1;
@@ -102,23 +106,29 @@ fn in_bucket(solver: &mut Solver7x6, pos: &Position, difficulty: Difficulty) -> 
 /// Generates `request.count` positions, solving candidates with `solver`.
 ///
 /// `tick(new, kept, tried)` is called after each candidate examined, with the
-/// position if it was kept, and returns false to stop early (the positions kept so
-/// far are returned). An impossible request (see [`Request::is_possible`]) returns
-/// nothing instead of searching forever.
+/// position if it was kept. An impossible request (see [`Request::is_possible`])
+/// returns nothing instead of searching forever.
+///
+/// # Errors
+/// [`SolveError::Stopped`] as soon as the solver's stop flag is set (checked
+/// between candidates too); the positions kept before were passed to `tick`.
 pub fn generate(
     request: &Request,
     solver: &mut Solver7x6,
-    mut tick: impl FnMut(Option<&Generated>, usize, usize) -> bool,
-) -> Vec<Generated> {
+    mut tick: impl FnMut(Option<&Generated>, usize, usize),
+) -> Result<Vec<Generated>, SolveError> {
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let mut seen = HashSet::new();
     if !request.is_possible() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     // Grows as needed: a huge count must not be allocated up front.
     let mut kept = Vec::with_capacity(request.count.min(1 << 16));
     let mut tried = 0;
     while kept.len() < request.count {
+        if solver.stop_flag().is_stopped() {
+            return Err(SolveError::Stopped);
+        }
         let Some((moves, pos)) = random_position(&mut rng, request.stage) else {
             continue;
         };
@@ -126,21 +136,19 @@ pub fn generate(
             continue;
         }
         tried += 1;
-        if in_bucket(solver, &pos, request.difficulty) {
-            let score = solver.solve(&pos, Mode::Strong).score;
+        if in_bucket(solver, &pos, request.difficulty)? {
+            let score = solver.solve(&pos, Mode::Strong)?.score;
             debug_assert_eq!(
                 Difficulty::of(moves_left(pos.moves_played(), score)),
                 request.difficulty
             );
             kept.push(Generated { moves, score });
-            if !tick(kept.last(), kept.len(), tried) {
-                break;
-            }
-        } else if !tick(None, kept.len(), tried) {
-            break;
+            tick(kept.last(), kept.len(), tried);
+        } else {
+            tick(None, kept.len(), tried);
         }
     }
-    kept
+    Ok(kept)
 }
 
 #[cfg(test)]
@@ -157,9 +165,9 @@ mod tests {
             count: 20,
             seed: 7,
         };
-        let mut s = Solver7x6::new(Config::default()).unwrap();
-        let a = generate(&req, &mut s, |_, _, _| true);
-        let b = generate(&req, &mut s, |_, _, _| true);
+        let mut s = Solver7x6::new(Config::reference()).unwrap();
+        let a = generate(&req, &mut s, |_, _, _| ()).unwrap();
+        let b = generate(&req, &mut s, |_, _, _| ()).unwrap();
         assert_eq!(a, b);
         assert_eq!(a.len(), 20);
         let mut keys = HashSet::new();
@@ -167,17 +175,37 @@ mod tests {
             let p = Position::parse(&g.moves).unwrap();
             assert_eq!(Stage::of(p.moves_played()), Stage::End);
             assert!(keys.insert(p.key()));
-            assert_eq!(s.solve(&p, Mode::Strong).score, g.score);
+            assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, g.score);
         }
-        let c = generate(&Request { seed: 8, ..req }, &mut s, |_, _, _| true);
+        let c = generate(&Request { seed: 8, ..req }, &mut s, |_, _, _| ()).unwrap();
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn a_stop_ends_the_retry_loop() {
+        // Begin x Hard candidates are rare and slow: the stop flag must end the run
+        // between candidates as well as inside a search.
+        let req = Request {
+            stage: Stage::Begin,
+            difficulty: Difficulty::Hard,
+            count: 1000,
+            seed: 1,
+        };
+        let mut s = Solver7x6::new(Config::default()).unwrap();
+        s.stop_flag().stop();
+        let mut ticks = 0;
+        assert_eq!(
+            generate(&req, &mut s, |_, _, _| ticks += 1),
+            Err(SolveError::Stopped)
+        );
+        assert_eq!(ticks, 0);
     }
 
     #[test]
     fn impossible_requests_end_at_once() {
         // Regression: End x Medium searched forever (an End position ends within
         // 13 moves).
-        let mut s = Solver7x6::new(Config::default()).unwrap();
+        let mut s = Solver7x6::new(Config::reference()).unwrap();
         for (stage, difficulty, possible) in [
             (Stage::End, Difficulty::Easy, true),
             (Stage::End, Difficulty::Medium, false),
@@ -194,7 +222,7 @@ mod tests {
             };
             assert_eq!(req.is_possible(), possible, "{stage} {difficulty}");
             if !possible {
-                assert!(generate(&req, &mut s, |_, _, _| true).is_empty());
+                assert!(generate(&req, &mut s, |_, _, _| ()).unwrap().is_empty());
             }
         }
     }

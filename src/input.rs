@@ -6,8 +6,9 @@
 //! * a trailing `\r` (CRLF files), and spaces or tabs around the fields, are ignored;
 //! * an empty line is the starting position;
 //! * the first field is the move string ([`Board::parse`] says what can be wrong);
-//! * an optional second field is the expected strong score: a whole number in
-//!   `MIN_SCORE..=MAX_SCORE` (or 0), checked against the solver's answer;
+//! * an optional second field is the expected strong score: a whole number that
+//!   the position can have ([`Board::score_range`], or 0), checked against the
+//!   solver's answer;
 //! * there is no third field;
 //! * a line longer than [`MAX_LINE`] bytes is cut there by the reader; if the part
 //!   that was kept has no other error, the line is rejected as too long.
@@ -52,7 +53,8 @@ pub enum LineError {
         /// The field as written.
         text: String,
     },
-    /// The second field is a number no position can have.
+    /// The second field is a number this position cannot have
+    /// ([`Board::score_range`]).
     #[error("expected score {score} is out of range ({min}..={max})")]
     ScoreOutOfRange {
         /// The number as written.
@@ -104,7 +106,7 @@ pub fn parse_line<const W: usize, const H: usize>(
             let v: i64 = s.parse().map_err(|_| LineError::BadScore {
                 text: s.to_string(),
             })?;
-            let (min, max) = (Board::<W, H>::MIN_SCORE, Board::<W, H>::MAX_SCORE);
+            let (min, max) = position.score_range();
             if v != 0 && !(i64::from(min)..=i64::from(max)).contains(&v) {
                 return Err(LineError::ScoreOutOfRange { score: v, min, max });
             }
@@ -122,11 +124,16 @@ pub fn parse_line<const W: usize, const H: usize>(
 }
 
 /// Reads lines of at most [`MAX_LINE`] bytes, skipping the rest of longer lines,
-/// so that no input can make memory grow.
+/// so that no input can make memory grow. A UTF-8 byte-order mark at the very start
+/// of the input (as some editors write) is skipped.
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
+    first: bool,
 }
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl<R: std::io::BufRead> LineReader<R> {
     /// Wraps a buffered reader.
@@ -134,6 +141,7 @@ impl<R: std::io::BufRead> LineReader<R> {
         LineReader {
             inner,
             buf: Vec::with_capacity(MAX_LINE),
+            first: true,
         }
     }
 
@@ -166,6 +174,9 @@ impl<R: std::io::BufRead> LineReader<R> {
             if done {
                 break;
             }
+        }
+        if std::mem::take(&mut self.first) && self.buf.starts_with(BOM) {
+            self.buf.drain(..BOM.len());
         }
         Ok(any.then_some((&self.buf[..], truncated)))
     }
@@ -217,6 +228,17 @@ mod tests {
         assert_eq!(r.next_line().unwrap().unwrap(), (&b""[..], false));
         assert_eq!(r.next_line().unwrap().unwrap(), (&b"last"[..], false));
         assert!(r.next_line().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        let mut r = LineReader::new(&b"\xEF\xBB\xBF4455 18\n\xEF\xBB\xBF4\n"[..]);
+        assert_eq!(r.next_line().unwrap().unwrap(), (&b"4455 18"[..], false));
+        // only at the start of the input
+        let (line, _) = r.next_line().unwrap().unwrap();
+        assert!(parse(line).is_err());
+        let mut r = LineReader::new(&b"\xEF\xBB\xBF"[..]);
+        assert_eq!(r.next_line().unwrap().unwrap(), (&b""[..], false));
     }
 
     #[test]

@@ -129,11 +129,19 @@ impl<const W: usize, const H: usize> Board<W, H> {
     pub const MIN_SCORE: i32 = -((W * H) as i32) / 2 + 3;
     /// Highest possible score: the player to move wins with their fourth stone.
     pub const MAX_SCORE: i32 = ((W * H) as i32 + 1) / 2 - 3;
-    /// Compile-time check of the geometry: the key must fit in 56 bits and the
-    /// board must be large enough for four in a row to matter.
+    /// Compile-time check of the geometry: the key must fit in 56 bits, and every
+    /// shift of the win detection must stay inside the 64-bit word (the longest is
+    /// three diagonal steps of `H + 2` bits in [`Board::compute_winning_position`]).
+    ///
+    /// A board that breaks it does not compile:
+    ///
+    /// ```compile_fail
+    /// // 2 * 28 = 56 bits of key, but 3 * 29 = 87 bits of diagonal shift.
+    /// let _ = c4solver::Board::<2, 27>::new();
+    /// ```
     pub const GEOMETRY_OK: () = assert!(
-        W * (H + 1) <= 56 && W >= 1 && H >= 1 && W <= 9,
-        "board must satisfy W * (H + 1) <= 56 and 1 <= W <= 9"
+        W * (H + 1) <= 56 && W >= 1 && H >= 1 && W <= 9 && 3 * (H + 2) < 64,
+        "board must satisfy W * (H + 1) <= 56, 1 <= W <= 9, 1 <= H and 3 * (H + 2) < 64"
     );
     /// One bit at the bottom of every column.
     pub const BOTTOM_MASK: u64 = bottom_mask(W, H);
@@ -164,8 +172,9 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// Plays a move string on top of this position; see [`Board::parse`].
     ///
-    /// On error the position is left where the valid prefix brought it.
+    /// On error the position is left as it was before the call.
     pub fn play_str(&mut self, moves: &str) -> Result<(), MoveError> {
+        let mut next = *self;
         let mut won_at: Option<usize> = None;
         for (i, ch) in moves.chars().enumerate() {
             let index = i + 1;
@@ -183,20 +192,23 @@ impl<const W: usize, const H: usize> Board<W, H> {
             if let Some(won_at) = won_at {
                 return Err(MoveError::MoveAfterWin { index, won_at });
             }
-            if !self.can_play(col) {
+            if !next.can_play(col) {
                 return Err(MoveError::ColumnFull {
                     index,
                     column: digit as usize,
                 });
             }
-            if self.is_winning_move(col) {
+            if next.is_winning_move(col) {
                 won_at = Some(index);
             }
-            self.play_col(col);
+            next.play_col(col);
         }
         match won_at {
             Some(index) => Err(MoveError::GameOver { index }),
-            None => Ok(()),
+            None => {
+                *self = next;
+                Ok(())
+            }
         }
     }
 
@@ -332,6 +344,13 @@ impl<const W: usize, const H: usize> Board<W, H> {
         m & (m >> 2) != 0
     }
 
+    /// Whether either side holds four in a row: the game is over (positions built
+    /// with [`Board::play_col`] may be; [`Board::parse`] never returns one).
+    #[inline]
+    pub const fn has_four(&self) -> bool {
+        Self::alignment(self.current) || Self::alignment(self.current ^ self.mask)
+    }
+
     /// Number of stones on the board.
     #[inline]
     pub const fn moves_played(&self) -> usize {
@@ -378,6 +397,29 @@ impl<const W: usize, const H: usize> Board<W, H> {
             mask,
             moves: self.moves,
         }
+    }
+
+    /// The lowest and highest score this position can have: the opponent wins with
+    /// their next stone at the earliest, the player to move with theirs, and nobody
+    /// wins before their fourth stone.
+    #[inline]
+    pub const fn score_range(&self) -> (i32, i32) {
+        let cells = (W * H) as i32;
+        let n = self.moves as i32;
+        let lo = -(cells - n) / 2;
+        let hi = (cells + 1 - n) / 2;
+        (
+            if lo < Self::MIN_SCORE {
+                Self::MIN_SCORE
+            } else {
+                lo
+            },
+            if hi > Self::MAX_SCORE {
+                Self::MAX_SCORE
+            } else {
+                hi
+            },
+        )
     }
 
     /// The score of a win for the player to move with their next stone.
@@ -502,6 +544,49 @@ mod tests {
         );
         let msg = Position::parse("4480").unwrap_err().to_string();
         assert_eq!(msg, "column 8 is out of range (1..=7) at move 3");
+    }
+
+    #[test]
+    fn a_failed_play_str_leaves_the_board_as_it_was() {
+        let mut p = pos("44");
+        // "121212" then "1": the 7th move of the string wins, and the game is over.
+        assert_eq!(p.play_str("1212121"), Err(MoveError::GameOver { index: 7 }));
+        assert_eq!(p, pos("44"));
+        assert!(!p.has_four());
+        assert_eq!(
+            p.play_str("3338"),
+            Err(MoveError::ColumnOutOfRange {
+                index: 4,
+                column: 8,
+                width: 7
+            })
+        );
+        assert_eq!(p, pos("44"));
+        p.play_str("33").unwrap();
+        assert_eq!(p, pos("4433"));
+    }
+
+    #[test]
+    fn score_ranges() {
+        assert_eq!(Position::new().score_range(), (-18, 18));
+        assert_eq!(pos("4455").score_range(), (-18, 18));
+        // 11 stones: the opponent (6 stones) wins with their 7th at the earliest, the
+        // player to move (5 stones) with their 6th.
+        assert_eq!(pos("44455554221").score_range(), (-15, 16));
+        // 37 stones: the player to move (18 stones) wins with their 19th at best.
+        let p = pos("2252576253462244111563365343671351441");
+        assert_eq!(p.score_range(), (-2, 3));
+    }
+
+    #[test]
+    fn has_four_sees_either_side() {
+        let mut p = pos("121212");
+        assert!(!p.has_four());
+        p.play_col(0); // the first player's vertical four
+        assert!(p.has_four());
+        let mut q = pos("1212123");
+        q.play_col(1); // the second player's vertical four
+        assert!(q.has_four());
     }
 
     #[test]

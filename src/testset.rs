@@ -55,6 +55,12 @@ impl Stage {
         }
     }
 
+    /// The most moves left in a position of this stage (7x6 board): a position
+    /// with `s` stones ends within `42 - s` moves.
+    pub fn longest_game(self) -> usize {
+        7 * 6 - *self.stones().start()
+    }
+
     /// Lowercase name (`end`, `middle`, `begin`).
     pub fn name(self) -> &'static str {
         match self {
@@ -113,9 +119,17 @@ impl fmt::Display for Difficulty {
 ///
 /// A win with score `s` comes with the winner's `22 - s`-th stone; a draw fills the
 /// board.
+///
+/// Precondition: the position can have `score` ([`Board::score_range`]), as every
+/// parsed test-set line does (`debug_assert!`ed).
 pub fn moves_left(stones: usize, score: i32) -> usize {
     let to_move_stones = stones / 2;
     let other_stones = stones.div_ceil(2);
+    debug_assert!(
+        (score <= 0 || (22 - score) as usize > to_move_stones)
+            && (score >= 0 || (22 + score) as usize > other_stones),
+        "score {score} is impossible with {stones} stones"
+    );
     if score > 0 {
         // the side to move wins with its k-th stone
         let k = (22 - score) as usize;
@@ -142,13 +156,13 @@ pub struct Entry<const W: usize = 7, const H: usize = 6> {
 /// Why a test-set file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TestSetError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    /// The file could not be read (the message includes the cause).
+    #[error("cannot read {path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A line is not `moves score`.
     #[error("{path}: line {line}: {reason}")]
@@ -188,6 +202,10 @@ pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Entry<W,
         .parse()
         .map_err(|_| format!("score {score:?} is not a number"))?;
     let position = Board::<W, H>::parse(moves).map_err(|e: MoveError| e.to_string())?;
+    let (min, max) = position.score_range();
+    if score != 0 && !(min..=max).contains(&score) {
+        return Err(format!("score {score} is out of range ({min}..={max})"));
+    }
     Ok(Entry {
         moves: moves.to_string(),
         position,
@@ -197,27 +215,56 @@ pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Entry<W,
 
 impl<const W: usize, const H: usize> TestSet<W, H> {
     /// Reads a test-set file. Every line must be valid.
+    ///
+    /// # Errors
+    /// An unreadable file, or the first invalid line.
     pub fn read(path: &Path) -> Result<Self, TestSetError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+        let (set, mut bad) = Self::read_valid(path)?;
+        match bad.is_empty() {
+            true => Ok(set),
+            false => Err(bad.swap_remove(0)),
+        }
+    }
+
+    /// Reads a test-set file, keeping its valid lines and returning an error for
+    /// each invalid one (blank lines are skipped).
+    ///
+    /// # Errors
+    /// An unreadable file.
+    pub fn read_valid(path: &Path) -> Result<(Self, Vec<TestSetError>), TestSetError> {
+        let text = std::fs::read(path).map_err(|error| TestSetError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
+        // A UTF-8 byte-order mark, as some editors write, is not part of line 1.
+        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
         let mut entries = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
+        let mut bad = Vec::new();
+        for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+            let result = std::str::from_utf8(line)
+                .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))
+                .and_then(|line| {
+                    if line.trim().is_empty() {
+                        Ok(None)
+                    } else {
+                        parse_line(line).map(Some)
+                    }
+                });
+            match result {
+                Ok(Some(e)) => entries.push(e),
+                Ok(None) => {}
+                Err(reason) => bad.push(TestSetError::Line {
+                    path: path.display().to_string(),
+                    line: i + 1,
+                    reason,
+                }),
             }
-            entries.push(parse_line(line).map_err(|reason| TestSetError::Line {
-                path: path.display().to_string(),
-                line: i + 1,
-                reason,
-            })?);
         }
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
-        Ok(TestSet { name, entries })
+        Ok((TestSet { name, entries }, bad))
     }
 }
 
@@ -261,5 +308,11 @@ mod tests {
                 .unwrap_err()
                 .contains("out of range")
         );
+        // Regression: an impossible score underflowed moves_left.
+        assert_eq!(
+            parse_line::<7, 6>("2252576253462244111563365343671351441 17").unwrap_err(),
+            "score 17 is out of range (-2..=3)"
+        );
+        assert!(parse_line::<7, 6>("2252576253462244111563365343671351441 3").is_ok());
     }
 }

@@ -43,7 +43,7 @@ fn check(
     let mut solver = Solver7x6::new(Config::for_solver(kind)).unwrap();
     for e in set.entries.iter().take(sample) {
         assert_eq!(
-            solver.solve(&e.position, Mode::Strong).score,
+            solver.solve(&e.position, Mode::Strong).unwrap().score,
             e.score,
             "{name} {}",
             e.moves

@@ -103,9 +103,9 @@ fn expected_score_mismatch_is_reported() {
         vec![Some((A.into(), -1)), Some((B.into(), 1))]
     );
     // weak mode compares the sign
-    let out = run_stdin(&["-w"], &format!("{A} -5\n{B} 2\n"));
+    let out = run_stdin(&["-w"], &format!("{A} -2\n{B} 2\n"));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = run_stdin(&["-w"], &format!("{A} 5\n"));
+    let out = run_stdin(&["-w"], &format!("{A} 3\n"));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),

@@ -118,11 +118,9 @@ fn minimax(g: &mut Grid, memo: &mut HashMap<u64, i32>) -> i32 {
 fn check_board<const W: usize, const H: usize>(positions: usize, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut memo = HashMap::new();
-    let mut solver = Solver::<W, H>::new(Config {
-        table_mb: 4,
-        ..Config::default()
-    })
-    .unwrap();
+    // Both searches, each with a table small enough to be replaced often.
+    let mut solvers = [Config::reference(), Config::tuned()]
+        .map(|c| Solver::<W, H>::new(Config { table_mb: 4, ..c }).unwrap());
     let mut checked = 0;
     let mut scores = HashMap::new();
     while checked < positions {
@@ -146,10 +144,13 @@ fn check_board<const W: usize, const H: usize>(positions: usize, seed: u64) {
         }
         let pos = Board::<W, H>::parse(&moves).unwrap();
         let want = minimax(&mut g, &mut memo);
-        let strong = solver.solve(&pos, Mode::Strong).score;
-        assert_eq!(strong, want, "{W}x{H} {moves}: strong");
-        let weak = solver.solve(&pos, Mode::Weak).score;
-        assert_eq!(weak, want.signum(), "{W}x{H} {moves}: weak");
+        for solver in &mut solvers {
+            let kind = solver.config().kind.name();
+            let strong = solver.solve(&pos, Mode::Strong).unwrap().score;
+            assert_eq!(strong, want, "{W}x{H} {moves}: {kind} strong");
+            let weak = solver.solve(&pos, Mode::Weak).unwrap().score;
+            assert_eq!(weak, want.signum(), "{W}x{H} {moves}: {kind} weak");
+        }
         *scores.entry(want.signum()).or_insert(0) += 1;
         checked += 1;
     }

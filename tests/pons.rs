@@ -13,11 +13,11 @@ use c4solver::{Config, Mode, Solver7x6};
 fn run(name: &str, mode: Mode) -> f64 {
     let set = common::pons_set(name);
     assert_eq!(set.entries.len(), 1000);
-    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut solver = Solver7x6::new(Config::reference()).unwrap();
     let mut nodes = 0u64;
     let mut wrong = Vec::new();
     for (i, e) in set.entries.iter().enumerate() {
-        let s = solver.solve(&e.position, mode);
+        let s = solver.solve(&e.position, mode).unwrap();
         nodes += s.nodes;
         if s.score != expected(mode, e.score) {
             wrong.push(format!(

@@ -182,21 +182,22 @@ fn check_position<const W: usize, const H: usize>(
     let mut first = None;
     for solver in solvers.iter_mut() {
         let name = solver.config().kind.name();
-        let strong = solver.solve(pos, Mode::Strong).score;
+        let strong = solver.solve(pos, Mode::Strong).unwrap().score;
         prop_assert!(
             (Board::<W, H>::MIN_SCORE..=Board::<W, H>::MAX_SCORE).contains(&strong) || strong == 0,
             "{name}: score {strong} out of range"
         );
-        let by_children = score_from_children(pos, |c| solver.solve(c, Mode::Strong).score);
+        let by_children =
+            score_from_children(pos, |c| solver.solve(c, Mode::Strong).unwrap().score);
         prop_assert_eq!(strong, by_children, "{}: strong vs children", name);
         prop_assert_eq!(
-            solver.solve(pos, Mode::Weak).score,
+            solver.solve(pos, Mode::Weak).unwrap().score,
             strong.signum(),
             "{}: weak",
             name
         );
         prop_assert_eq!(
-            solver.solve(&pos.mirror(), Mode::Strong).score,
+            solver.solve(&pos.mirror(), Mode::Strong).unwrap().score,
             strong,
             "{}: mirror",
             name
@@ -270,8 +271,8 @@ fn kept_table_agrees<const W: usize, const H: usize>(
                 .zip(kept.borrow_mut().iter_mut())
             {
                 for mode in modes {
-                    let want = a.solve(pos, mode).score;
-                    prop_assert_eq!(b.solve(pos, mode).score, want);
+                    let want = a.solve(pos, mode).unwrap().score;
+                    prop_assert_eq!(b.solve(pos, mode).unwrap().score, want);
                 }
             }
         }
@@ -333,12 +334,17 @@ fn keys_round_trip_through_input_lines() {
         256,
         (games::<7, 6>(1..=42), -18i32..=18),
         |((moves, pos), score)| {
+            // A score the position can have (or 0) is accepted, the next one is not.
+            let (lo, hi) = pos.score_range();
+            let score = score.clamp(lo, hi);
             // (an empty move string cannot carry a score: the score would be read as moves)
             let line = format!(" {moves}\t{score}\r");
             let q = parse_line::<7, 6>(line.as_bytes(), false).unwrap();
             prop_assert_eq!(q.moves, moves.as_str());
             prop_assert_eq!(q.position.key(), pos.key());
             prop_assert_eq!(q.expected, Some(score));
+            let beyond = format!("{moves} {}", hi + 1);
+            prop_assert!(parse_line::<7, 6>(beyond.as_bytes(), false).is_err());
             Ok(())
         },
     );

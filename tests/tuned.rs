@@ -1,27 +1,12 @@
 //! The tuned solver against Pascal Pons' test sets: exact strong scores and weak
 //! signs on all of four sets and samples of the two others (about 30 s of CPU in
-//! the test profile), plus the README's examples. The sets are read from `../shared/pons-testsets/` (override
-//! with `C4_PONS_TESTSETS=DIR`); they are not part of the repository.
+//! the test profile), plus the README's examples, and the search's total node
+//! counts pinned on fixed samples. The sets are read from `../shared/pons-testsets/`
+//! (override with `C4_PONS_DIR=DIR`); they are not part of the repository.
 
-use std::path::PathBuf;
+mod common;
 
-use c4solver::testset::TestSet;
 use c4solver::{Config, Mode, Position, Solver7x6};
-
-fn sets_dir() -> PathBuf {
-    let dir = std::env::var_os("C4_PONS_TESTSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pons-testsets")
-        });
-    assert!(
-        dir.join("Test_L3_R1").is_file(),
-        "Pascal Pons' test sets are missing: expected Test_L1_R1 .. Test_L3_R1 in {} \
-         (set C4_PONS_TESTSETS to their folder)",
-        dir.display()
-    );
-    dir
-}
 
 fn tuned() -> Solver7x6 {
     Solver7x6::new(Config::tuned()).unwrap()
@@ -30,14 +15,13 @@ fn tuned() -> Solver7x6 {
 /// Solves the first `limit` positions of `set` strongly and the first `weak`
 /// weakly, and checks every answer.
 fn check(set: &str, limit: usize, weak: usize) {
-    let path = sets_dir().join(set);
-    let ts: TestSet = TestSet::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let ts = common::pons_set(set);
     let mut solver = tuned();
     for (i, e) in ts.entries.iter().take(limit).enumerate() {
-        let strong = solver.solve(&e.position, Mode::Strong).score;
+        let strong = solver.solve(&e.position, Mode::Strong).unwrap().score;
         assert_eq!(strong, e.score, "{set} #{}: {} strong", i + 1, e.moves);
         if i < weak {
-            let sign = solver.solve(&e.position, Mode::Weak).score;
+            let sign = solver.solve(&e.position, Mode::Weak).unwrap().score;
             assert_eq!(sign, e.score.signum(), "{set} #{}: {} weak", i + 1, e.moves);
         }
     }
@@ -79,11 +63,11 @@ fn begin_hard_first_10() {
 fn readme_examples() {
     let mut s = tuned();
     let p = Position::parse("44455554221").unwrap();
-    assert_eq!(s.solve(&p, Mode::Strong).score, -15);
-    assert_eq!(s.solve(&p, Mode::Weak).score, -1);
+    assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, -15);
+    assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, -1);
     let p = Position::parse("4455").unwrap();
-    assert_eq!(s.solve(&p, Mode::Strong).score, 18);
-    assert_eq!(s.solve(&p, Mode::Weak).score, 1);
+    assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, 18);
+    assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, 1);
 }
 
 #[test]
@@ -91,9 +75,9 @@ fn edge_positions() {
     let mut s = tuned();
     // can win at once (columns 3 or 7): no search
     let p = Position::parse("445566").unwrap();
-    let sol = s.solve(&p, Mode::Strong);
+    let sol = s.solve(&p, Mode::Strong).unwrap();
     assert_eq!((sol.score, sol.nodes), (18, 0));
-    assert_eq!(s.solve(&p, Mode::Weak).score, 1);
+    assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, 1);
     // the table survives between positions with keep_table and gives the same answers
     let mut keep = Solver7x6::new(Config {
         keep_table: true,
@@ -103,8 +87,40 @@ fn edge_positions() {
     for moves in ["44455554221", "4455", "44455554221"] {
         let p = Position::parse(moves).unwrap();
         assert_eq!(
-            keep.solve(&p, Mode::Strong).score,
-            s.solve(&p, Mode::Strong).score
+            keep.solve(&p, Mode::Strong).unwrap().score,
+            s.solve(&p, Mode::Strong).unwrap().score
         );
+    }
+}
+
+/// The tuned search's total nodes on fixed samples of each of Pons' sets, strong
+/// and weak, with a 64 MB table cleared before each position: any change in the
+/// search's work (more or fewer nodes) shows up here and must be accepted
+/// deliberately, by updating these numbers in the same change (and saying why).
+/// `c4solver bench --json --limit N SET` prints the same totals.
+#[test]
+fn node_counts_are_pinned() {
+    let pins = [
+        // (set, first N positions, strong total, weak total)
+        ("Test_L3_R1", 100, 1_843, 1_027),
+        ("Test_L2_R1", 100, 9_881, 2_378),
+        ("Test_L2_R2", 100, 1_358_410, 406_308),
+        ("Test_L1_R1", 100, 109_559, 337_572),
+        ("Test_L1_R2", 20, 5_722_265, 233_904),
+        ("Test_L1_R3", 3, 17_096_672, 4_026_918),
+    ];
+    let mut solver = tuned();
+    for (set, n, strong, weak) in pins {
+        let ts = common::pons_set(set);
+        for (mode, want) in [(Mode::Strong, strong), (Mode::Weak, weak)] {
+            let total: u64 = ts.entries[..n]
+                .iter()
+                .map(|e| solver.solve(&e.position, mode).unwrap().nodes)
+                .sum();
+            assert_eq!(
+                total, want,
+                "{set} first {n} {mode:?}: the search's work changed"
+            );
+        }
     }
 }

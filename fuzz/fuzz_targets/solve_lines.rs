@@ -1,13 +1,15 @@
 //! The line handling of `solve`: arbitrary bytes through `LineReader` (with a small
 //! buffer so lines cross buffer boundaries) and `parse_line`; valid positions with
-//! at least 30 stones are solved.
+//! at least 20 stones are solved by the tuned search, and those with at least 30
+//! by the reference search too.
 //!
 //! Invariants checked:
 //! * the reader yields exactly the lines of the input (split at `\n`, a final line
 //!   without `\n` included), each cut at `MAX_LINE` bytes with `truncated` set
 //!   exactly when the line was longer;
-//! * a valid line's strong score is in `MIN_SCORE..=MAX_SCORE`, its weak score is
-//!   the sign of it, and the mirrored position has the same score.
+//! * a valid line's strong score is in the position's `score_range()`, its weak
+//!   score is the sign of it, the mirrored position has the same score, and both
+//!   searches agree.
 
 #![no_main]
 
@@ -15,10 +17,11 @@ use std::io::BufReader;
 use std::sync::Mutex;
 
 use c4solver::input::{LineReader, MAX_LINE, parse_line};
-use c4solver::{Config, Mode, Position, Solver7x6};
+use c4solver::{Config, Mode, Solver7x6};
 use libfuzzer_sys::fuzz_target;
 
-static SOLVER: Mutex<Option<Solver7x6>> = Mutex::new(None);
+/// The tuned and the reference solver, built once.
+static SOLVERS: Mutex<Option<(Solver7x6, Solver7x6)>> = Mutex::new(None);
 
 fuzz_target!(|data: &[u8]| {
     let Some((&cap, data)) = data.split_first() else {
@@ -31,13 +34,15 @@ fuzz_target!(|data: &[u8]| {
     let reader = BufReader::with_capacity(usize::from(cap % 64) + 1, data);
     let mut lines = LineReader::new(reader);
     let mut n = 0;
-    let mut guard = SOLVER.lock().unwrap();
-    let solver = guard.get_or_insert_with(|| {
-        Solver7x6::new(Config {
+    let mut guard = SOLVERS.lock().unwrap();
+    let (tuned, reference) = guard.get_or_insert_with(|| {
+        let tuned = Solver7x6::new(Config::tuned()).unwrap();
+        let reference = Solver7x6::new(Config {
             table_mb: 8,
-            ..Config::default()
+            ..Config::reference()
         })
-        .unwrap()
+        .unwrap();
+        (tuned, reference)
     });
     while let Some((bytes, truncated)) = lines.next_line().unwrap() {
         let want = expected[n];
@@ -48,17 +53,27 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let pos = q.position;
-        if pos.moves_played() < 30 {
+        if pos.moves_played() < 20 {
             continue;
         }
-        let strong = solver.solve(&pos, Mode::Strong).score;
-        assert!(
-            (Position::MIN_SCORE..=Position::MAX_SCORE).contains(&strong),
-            "{} scored {strong}",
-            q.moves
+        let strong = tuned.solve(&pos, Mode::Strong).unwrap().score;
+        let (lo, hi) = pos.score_range();
+        assert!((lo..=hi).contains(&strong), "{} scored {strong}", q.moves);
+        assert_eq!(
+            tuned.solve(&pos, Mode::Weak).unwrap().score,
+            strong.signum()
         );
-        assert_eq!(solver.solve(&pos, Mode::Weak).score, strong.signum());
-        assert_eq!(solver.solve(&pos.mirror(), Mode::Strong).score, strong);
+        assert_eq!(
+            tuned.solve(&pos.mirror(), Mode::Strong).unwrap().score,
+            strong
+        );
+        if pos.moves_played() >= 30 {
+            assert_eq!(reference.solve(&pos, Mode::Strong).unwrap().score, strong);
+            assert_eq!(
+                reference.solve(&pos, Mode::Weak).unwrap().score,
+                strong.signum()
+            );
+        }
     }
     assert_eq!(n, expected.len());
 });

@@ -1,12 +1,13 @@
 //! The reference search: the tutorial's part-7 negamax, node for node.
 //!
 //! Plain negamax with alpha-beta pruning, center-first move order and the
-//! always-replace upper-bound table of [`UpperTable`]. Nothing here is tuned: it is
+//! always-replace upper-bound table of [`UpperTable`](crate::table::UpperTable). Nothing here is tuned: it is
 //! the baseline every other configuration is measured against, and its node counts
-//! equal the tutorial's published ones (checked by `tests/fidelity.rs`).
+//! equal the tutorial's published ones (checked by `tests/pons.rs`).
 
 use crate::moves::center_first;
 use crate::position::Board;
+use crate::solver::stop::StopFlag;
 use crate::table::{Bound, Table, TableStats, work_depth};
 
 /// The tutorial's solver state: its table and its node counter.
@@ -23,6 +24,10 @@ pub struct Reference<const W: usize, const H: usize, T, const STATS: bool = fals
     table: T,
     nodes: u64,
     stats: TableStats,
+    /// Polled every few thousand nodes; see [`StopFlag`].
+    stop: StopFlag,
+    /// The flag was seen: every node returns at once, storing nothing.
+    stopped: bool,
 }
 
 impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H, T, STATS> {
@@ -34,7 +39,21 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
             table,
             nodes: 0,
             stats: TableStats::default(),
+            stop: StopFlag::new(),
+            stopped: false,
         }
+    }
+
+    /// Makes the search poll `flag` (every [`crate::solver::stop::POLL_INTERVAL`]
+    /// nodes) and stop when it is set. Polling never changes the node count.
+    pub fn set_stop_flag(&mut self, flag: StopFlag) {
+        self.stop = flag;
+    }
+
+    /// Whether the last [`Reference::search`] was stopped by its flag: its score is
+    /// then meaningless (the table holds only what was proved before the stop).
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Starts a new root position while keeping the table (ages its entries).
@@ -65,6 +84,7 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
     /// explored with the score.
     pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
         self.nodes = 0;
+        self.stopped = false;
         let overwrites = self.table.overwrites();
         if STATS {
             self.stats = TableStats::default();
@@ -88,6 +108,11 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
         debug_assert!(alpha < beta);
         let nodes0 = self.nodes;
         self.nodes += 1;
+        if self.stop.poll(self.nodes) {
+            // Unwind: every parent checks `stopped` before using a child's score.
+            self.stopped = true;
+            return 0;
+        }
 
         // A full board is a draw.
         if pos.is_full() {
@@ -181,6 +206,9 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
             let mut next = pos;
             next.play_col(col);
             let score = -self.negamax(next, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
                 if STATS {

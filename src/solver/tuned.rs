@@ -33,7 +33,7 @@
 //!   under the smaller of their keys, so a stored best move is mirrored back when
 //!   the position is the mirror of the stored one.
 //!
-//! The per-step measurements are in README.md (The tuned solver, Step by step) and,
+//! The per-step measurements are in docs/tuned-solver.md (Step by step) and,
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
 
 use super::parity::{
@@ -42,7 +42,8 @@ use super::parity::{
 };
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
-use crate::table::{Bound, CompactTable, Hit, Table, work_depth};
+use crate::solver::stop::StopFlag;
+use crate::table::{Bound, CompactTable, Hit, Table, TableStats, work_depth};
 
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
 /// [`Profile`] (without it the counting is compiled out).
@@ -50,6 +51,12 @@ use crate::table::{Bound, CompactTable, Hit, Table, work_depth};
 pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE: bool = false> {
     table: T,
     nodes: u64,
+    /// Polled every few thousand nodes; see [`StopFlag`].
+    stop: StopFlag,
+    /// The flag was seen: every node returns at once, storing nothing.
+    stopped: bool,
+    /// The table's overwrite count when the last search started (with `PROFILE`).
+    overwrites0: u64,
     /// Boxed: 1.6 KB that only a profiling search touches.
     profile: Box<Profile>,
 }
@@ -76,12 +83,16 @@ pub struct Window {
 }
 
 /// Where the tuned search's nodes went: per number of stones on the board, and
-/// per null-window search, summed since [`Tuned::reset_profile`]. Counted only by
-/// a `Tuned<W, H, T, true>` (one addition per node, about 3% of the time).
+/// per null-window search, summed since [`Tuned::reset_profile`], with the use of
+/// the table. Counted only by a `Tuned<W, H, T, true>` (a few additions per node,
+/// about 3% of the time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Profile {
     /// Nodes by stones on the board (index 0: the empty board).
     pub nodes_by_stones: [u64; 64],
+    /// The table's counters: a hit's cutoff or narrowing is judged against the
+    /// node's window when it probed the table (before the table's own bounds).
+    pub table: TableStats,
     /// The first [`Profile::MAX_WINDOWS`] null-window searches, in order.
     windows: [Window; Profile::MAX_WINDOWS],
     /// How many null-window searches ran (may exceed `MAX_WINDOWS`).
@@ -102,6 +113,7 @@ impl Default for Profile {
     fn default() -> Self {
         Profile {
             nodes_by_stones: [0; 64],
+            table: TableStats::default(),
             windows: [Window::default(); Profile::MAX_WINDOWS],
             window_count: 0,
         }
@@ -178,8 +190,23 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         Tuned {
             table,
             nodes: 0,
+            stop: StopFlag::new(),
+            stopped: false,
+            overwrites0: 0,
             profile: Box::default(),
         }
+    }
+
+    /// Makes the search poll `flag` (every [`crate::solver::stop::POLL_INTERVAL`]
+    /// nodes) and stop when it is set.
+    pub fn set_stop_flag(&mut self, flag: StopFlag) {
+        self.stop = flag;
+    }
+
+    /// Whether the last [`Tuned::search`] was stopped by its flag: its score is then
+    /// meaningless (the table holds only what was proved before the stop).
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Where the nodes went since the last [`Tuned::reset_profile`].
@@ -228,6 +255,49 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if mirrored { (W - 1) as u8 - col } else { col }
     }
 
+    /// Probes the table for `key` at a node whose window is `(alpha, beta)`, counting
+    /// the probe with `PROFILE`.
+    #[inline]
+    fn probe(&mut self, key: u64, alpha: i32, beta: i32) -> Option<Hit> {
+        let hit = self.table.probe(key);
+        if PROFILE {
+            let t = &mut self.profile.table;
+            t.probes += 1;
+            if let Some(h) = hit {
+                t.hits += 1;
+                match h.bound {
+                    Bound::Exact => t.cut_exact += 1,
+                    Bound::Lower if h.score >= beta => t.cut_lower += 1,
+                    Bound::Lower if h.score > alpha => t.narrow_alpha += 1,
+                    Bound::Upper if h.score <= alpha => t.cut_upper += 1,
+                    Bound::Upper if h.score < beta => t.narrow_beta += 1,
+                    _ => {}
+                }
+            }
+        }
+        hit
+    }
+
+    /// Stores an entry, counting the store with `PROFILE`.
+    #[inline]
+    fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
+        if PROFILE {
+            self.profile.table.stores += 1;
+        }
+        self.table.store(key, score, bound, best, depth);
+    }
+
+    /// The table counters since the last [`Tuned::reset_profile`], with the table's
+    /// occupancy now (`None` without `PROFILE`).
+    pub fn stats(&self) -> Option<TableStats> {
+        PROFILE.then(|| TableStats {
+            hashfull: u64::from(self.table.hashfull()),
+            overwrites: self.table.overwrites() - self.overwrites0,
+            searches: 1,
+            ..self.profile.table
+        })
+    }
+
     /// What `depth` the table wants for an entry of a position with `n` stones whose
     /// search started when the node counter was `nodes0`.
     #[inline]
@@ -246,6 +316,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
         debug_assert!(alpha < beta);
         self.nodes = 0;
+        self.stopped = false;
+        if PROFILE {
+            // The table counters are per search; the rest of the profile adds up.
+            self.profile.table = TableStats::default();
+            self.overwrites0 = self.table.overwrites();
+        }
         let n = pos.moves_played() as i32;
         if pos.can_win_next() {
             return (pos.win_next_score().clamp(alpha, beta), 0);
@@ -269,6 +345,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
             let before = self.nodes;
             let r = self.negamax(pos, med, med + 1, their_wins, Known::default());
+            if self.stopped {
+                break;
+            }
             windows += 1;
             if PROFILE {
                 let p = &mut self.profile;
@@ -316,6 +395,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         debug_assert_eq!(their_wins, pos.opponent_winning_position());
         let nodes0 = self.nodes;
         self.nodes += 1;
+        if self.stop.poll(self.nodes) {
+            // Unwind: every parent checks `stopped` before using a child's score.
+            self.stopped = true;
+            return 0;
+        }
         let n = pos.moves_played() as i32;
         if PROFILE {
             self.profile.nodes_by_stones[n as usize] += 1;
@@ -397,7 +481,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
         // The table's best move, as a move of `pos` (0 if none or not playable).
         let mut hint = 0;
-        if let Some(Hit { score, bound, best }) = self.table.probe(key) {
+        if let Some(Hit { score, bound, best }) = self.probe(key, alpha, beta) {
             match bound {
                 Bound::Lower => min = min.max(score),
                 Bound::Upper => max = max.min(score),
@@ -406,15 +490,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                     max = max.min(score);
                 }
             }
-            if let Some(c) = best {
-                let col = if mirrored {
-                    W - 1 - usize::from(c)
-                } else {
-                    usize::from(c)
-                };
-                if col < W {
-                    hint = next & Board::<W, H>::column_mask(col);
-                }
+            // A stored column is checked before it is mirrored, so that a corrupt
+            // one can never underflow `W - 1 - c`.
+            if let Some(c) = best.map(usize::from).filter(|&c| c < W) {
+                let col = if mirrored { W - 1 - c } else { c };
+                hint = next & Board::<W, H>::column_mask(col);
             }
         }
         if alpha < min {
@@ -445,7 +525,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         {
             let best = Some(Self::stored_column(mv, mirrored));
             let depth = self.depth(n, nodes0);
-            self.table.store(key, score, Bound::Lower, best, depth);
+            self.store(key, score, Bound::Lower, best, depth);
             return score;
         }
 
@@ -459,7 +539,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             next &= !refuted;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
-                self.table.store(key, best, Bound::Upper, None, depth);
+                self.store(key, best, Bound::Upper, None, depth);
                 return best;
             }
         }
@@ -481,7 +561,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 {
                     let best = Some(Self::stored_column(mv, mirrored));
                     let depth = self.depth(n, nodes0);
-                    self.table.store(key, -u, Bound::Lower, best, depth);
+                    self.store(key, -u, Bound::Lower, best, depth);
                     return -u;
                 }
             }
@@ -499,6 +579,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // The table's move first (tables without best moves never give one).
         if hint != 0 {
             moves.promote(hint);
+            if PROFILE {
+                self.profile.table.hints += 1;
+            }
         }
         for mv in moves {
             let mut child = *pos;
@@ -509,11 +592,17 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 odd_threat: odd_threat_known.then_some(child_odd_threat[col]),
             };
             let score = -self.negamax(&child, -beta, -alpha, wins_after[col], known);
+            if self.stopped {
+                return 0;
+            }
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
+                if PROFILE && mv == hint {
+                    self.profile.table.hint_cuts += 1;
+                }
                 let best = Some(Self::stored_column(mv, mirrored));
                 let depth = self.depth(n, nodes0);
-                self.table.store(key, score, Bound::Lower, best, depth);
+                self.store(key, score, Bound::Lower, best, depth);
                 return score;
             }
             // Narrow the window for the next moves.
@@ -522,7 +611,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
         }
         let depth = self.depth(n, nodes0);
-        self.table.store(key, alpha, Bound::Upper, None, depth);
+        self.store(key, alpha, Bound::Upper, None, depth);
         alpha
     }
 }
@@ -546,6 +635,44 @@ mod tests {
             let p = Position::parse(moves).unwrap();
             assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
             assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
+        }
+    }
+
+    /// A table that knows nothing useful and answers every probe with a column far
+    /// outside the board.
+    #[derive(Clone, Debug)]
+    struct Corrupt;
+
+    impl Table for Corrupt {
+        fn probe(&mut self, _key: u64) -> Option<Hit> {
+            Some(Hit {
+                score: 100,
+                bound: Bound::Upper,
+                best: Some(200),
+            })
+        }
+        fn store(&mut self, _: u64, _: i32, _: Bound, _: Option<u8>, _: u8) {}
+        fn clear(&mut self) {}
+        fn hashfull(&self) -> u32 {
+            0
+        }
+    }
+
+    #[test]
+    fn a_stored_column_outside_the_board_is_ignored() {
+        // Regression: `W - 1 - c` was computed for a mirrored key before `c < W`
+        // was checked (an overflow in debug builds).
+        let mut corrupt = Tuned::<7, 6, Corrupt>::new(Corrupt);
+        let mut good = Tuned::<7, 6>::new(CompactTable::for_board::<7, 6>(64).unwrap());
+        for moves in [
+            "44455554221",
+            "7422341735647741166133573473242566",
+            "3535657324111",
+        ] {
+            let p = Position::parse(moves).unwrap();
+            assert!(mirror_key::<7, 6>(p.key()) != p.key());
+            good.clear();
+            assert_eq!(corrupt.search(&p, -21, 21).0, good.search(&p, -21, 21).0);
         }
     }
 

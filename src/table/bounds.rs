@@ -1,18 +1,10 @@
 //! A chess-style transposition table: bounds of every kind, best move, depth, age.
 //!
-//! # Entry layout (one `u64`)
+//! # Entry layout
 //!
-//! | bits   | width | field | meaning                                                        |
-//! |--------|-------|-------|----------------------------------------------------------------|
-//! | 0..40  | 40    | key   | the low 40 bits of the position key (`current + mask`)          |
-//! | 40..46 | 6     | score | `score + 32` (scores lie in `-28..=28` on every legal board)    |
-//! | 46..48 | 2     | bound | 0 = empty, 1 = upper, 2 = lower, 3 = exact                      |
-//! | 48..51 | 3     | best  | best or refuting move, 0-based column; 7 = none                 |
-//! | 51..57 | 6     | depth | empty cells, or [`super::work_depth`] of the search's nodes      |
-//! | 57..64 | 7     | age   | the table's generation when the entry was written              |
+//! One `u64` per entry, packed as the table in [`super::entry`] shows: key (40
+//! bits), score, bound kind (0 = empty), best move, depth and age.
 //!
-//! * **Empty**: an all-zero word. Every stored entry has a non-zero bound field, so
-//!   an empty slot can never pass for the empty board, whose key is 0.
 //! * **Index**: the entry lives in set `key mod sets` (`sets` a prime), in one of
 //!   the policy's [`Replace::WAYS`] slots. The key is truncated to 40 bits but stays
 //!   exact: from `key mod sets` and `key mod 2^40` the Chinese remainder theorem
@@ -34,162 +26,9 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use super::entry::{AGE_MASK, Entry, KEY_BITS};
 use super::replace::Replace;
 use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
-
-const KEY_BITS: u32 = 40;
-const SCORE_BITS: u32 = 6;
-const BOUND_BITS: u32 = 2;
-const BEST_BITS: u32 = 3;
-const DEPTH_BITS: u32 = 6;
-const AGE_BITS: u32 = 7;
-
-const SCORE_SHIFT: u32 = KEY_BITS;
-const BOUND_SHIFT: u32 = SCORE_SHIFT + SCORE_BITS;
-const BEST_SHIFT: u32 = BOUND_SHIFT + BOUND_BITS;
-const DEPTH_SHIFT: u32 = BEST_SHIFT + BEST_BITS;
-const AGE_SHIFT: u32 = DEPTH_SHIFT + DEPTH_BITS;
-
-const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
-const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
-const BOUND_MASK: u64 = (1 << BOUND_BITS) - 1;
-const BEST_MASK: u64 = (1 << BEST_BITS) - 1;
-const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
-const AGE_MASK: u64 = (1 << AGE_BITS) - 1;
-
-/// Added to a score to store it: scores `-32..=31` fit the 6-bit field.
-const SCORE_OFFSET: i32 = 1 << (SCORE_BITS - 1);
-/// The `best` field value that means "no move".
-const NO_MOVE: u64 = BEST_MASK;
-
-const _: () = assert!(
-    KEY_BITS + SCORE_BITS + BOUND_BITS + BEST_BITS + DEPTH_BITS + AGE_BITS == u64::BITS,
-    "the fields fill one u64 exactly"
-);
-// Legal boards have W * (H + 1) <= 56, so W * H <= 48 and |score| <= 24 < 32.
-const _: () = assert!(SCORE_OFFSET > 28, "every score fits the score field");
-const _: () = assert!(DEPTH_MASK >= 63, "work depths up to 63 fit the depth field");
-const _: () = assert!(BEST_MASK >= 7, "the 7x6 board's columns and 'none' fit");
-
-/// One packed table entry (see the module documentation for the layout).
-#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct Entry(pub u64);
-
-impl Entry {
-    /// The empty entry (all zero).
-    pub const EMPTY: Entry = Entry(0);
-
-    /// Packs the fields.
-    ///
-    /// Preconditions (`debug_assert!`ed): `-32 <= score < 32`, `depth < 64`; only
-    /// the low 40 bits of `key` and 7 bits of `age` are kept; a `best` column above
-    /// 6 is stored as "none".
-    #[inline]
-    pub const fn new(
-        key: u64,
-        score: i32,
-        bound: Bound,
-        best: Option<u8>,
-        depth: u8,
-        age: u8,
-    ) -> Self {
-        debug_assert!(score >= -SCORE_OFFSET && score < SCORE_OFFSET);
-        debug_assert!((depth as u64) <= DEPTH_MASK);
-        let bound = match bound {
-            Bound::Upper => 1,
-            Bound::Lower => 2,
-            Bound::Exact => 3,
-        };
-        let best = match best {
-            Some(c) if (c as u64) < NO_MOVE => c as u64,
-            _ => NO_MOVE,
-        };
-        Entry(
-            (key & KEY_MASK)
-                | (((score + SCORE_OFFSET) as u64 & SCORE_MASK) << SCORE_SHIFT)
-                | (bound << BOUND_SHIFT)
-                | (best << BEST_SHIFT)
-                | ((depth as u64 & DEPTH_MASK) << DEPTH_SHIFT)
-                | ((age as u64 & AGE_MASK) << AGE_SHIFT),
-        )
-    }
-
-    /// Whether the entry is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        (self.0 >> BOUND_SHIFT) & BOUND_MASK == 0
-    }
-
-    /// Whether the entry holds position `key` (never true for an empty entry).
-    #[inline]
-    pub const fn holds(self, key: u64) -> bool {
-        self.0 & KEY_MASK == key & KEY_MASK && !self.is_empty()
-    }
-
-    /// The stored key bits (the low 40 bits of the key).
-    #[inline]
-    pub const fn key_bits(self) -> u64 {
-        self.0 & KEY_MASK
-    }
-
-    /// The score.
-    #[inline]
-    pub const fn score(self) -> i32 {
-        ((self.0 >> SCORE_SHIFT) & SCORE_MASK) as i32 - SCORE_OFFSET
-    }
-
-    /// The bound kind, `None` for an empty entry.
-    #[inline]
-    pub const fn bound(self) -> Option<Bound> {
-        match (self.0 >> BOUND_SHIFT) & BOUND_MASK {
-            1 => Some(Bound::Upper),
-            2 => Some(Bound::Lower),
-            3 => Some(Bound::Exact),
-            _ => None,
-        }
-    }
-
-    /// The best move, if any.
-    #[inline]
-    pub const fn best(self) -> Option<u8> {
-        let b = (self.0 >> BEST_SHIFT) & BEST_MASK;
-        if b == NO_MOVE { None } else { Some(b as u8) }
-    }
-
-    /// The depth.
-    #[inline]
-    pub const fn depth(self) -> u8 {
-        ((self.0 >> DEPTH_SHIFT) & DEPTH_MASK) as u8
-    }
-
-    /// The generation the entry was written in.
-    #[inline]
-    pub const fn age(self) -> u8 {
-        ((self.0 >> AGE_SHIFT) & AGE_MASK) as u8
-    }
-
-    /// Generations since the entry was written, when the table is at `generation`.
-    #[inline]
-    pub const fn relative_age(self, generation: u8) -> u8 {
-        (generation.wrapping_sub(self.age()) as u64 & AGE_MASK) as u8
-    }
-}
-
-impl fmt::Debug for Entry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("Entry(empty)");
-        }
-        f.debug_struct("Entry")
-            .field("key_bits", &self.key_bits())
-            .field("score", &self.score())
-            .field("bound", &self.bound())
-            .field("best", &self.best())
-            .field("depth", &self.depth())
-            .field("age", &self.age())
-            .finish()
-    }
-}
 
 /// One 64-byte cache line of 8 entries; sets of 1, 2 or 8 ways never straddle two.
 #[derive(Clone, Copy, Debug, Default)]
@@ -239,6 +78,25 @@ impl<P: Replace, const U: bool, const WK: bool> fmt::Debug for BoundTable<P, U, 
     }
 }
 
+/// The number of sets of `ways` entries of a table of at most `mb` megabytes for
+/// keys of `key_bits` bits, without allocating it: the largest prime that fits.
+///
+/// # Errors
+/// [`TableError::TooSmall`] for 0 MB, [`TableError::Alloc`] if the size overflows,
+/// [`TableError::KeyTooWide`] if the truncated key would not be exact.
+pub fn sets_for(mb: usize, key_bits: u32, ways: usize) -> Result<usize, TableError> {
+    if mb == 0 {
+        return Err(TableError::TooSmall { mb });
+    }
+    let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
+    let sets = prev_prime((bytes / 8 / ways) as u64) as usize;
+    // Exact keys need sets * 2^40 > every key (Chinese remainder theorem).
+    if key_bits > KEY_BITS && (sets as u128) < (1u128 << (key_bits - KEY_BITS)) {
+        return Err(TableError::KeyTooWide { mb, key_bits });
+    }
+    Ok(sets)
+}
+
 impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_ONLY, WORK> {
     const WAYS_FIT: () = assert!(P::WAYS == 1 || P::WAYS == 2 || P::WAYS == 8);
 
@@ -249,12 +107,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
         }
-        let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
-        let sets = prev_prime((bytes / 8 / P::WAYS) as u64) as usize;
-        // Exact keys need sets * 2^40 > every key (Chinese remainder theorem).
-        if key_bits > KEY_BITS && (sets as u128) < (1u128 << (key_bits - KEY_BITS)) {
-            return Err(TableError::KeyTooWide { mb, key_bits });
-        }
+        let sets = sets_for(mb, key_bits, P::WAYS)?;
         let lines = (sets * P::WAYS).div_ceil(8);
         Ok(BoundTable {
             lines: alloc_zeroed(lines, mb)?,
@@ -287,8 +140,15 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
     }
 
     /// The first slot of `key`'s set.
+    ///
+    /// Precondition: `key < sets * 2^40`, where the truncated key is exact
+    /// (`debug_assert!`ed).
     #[inline]
     fn first_slot(&self, key: u64) -> usize {
+        debug_assert!(
+            u128::from(key) < (self.sets as u128) << KEY_BITS,
+            "key above the exact bound"
+        );
         (key % self.sets as u64) as usize * P::WAYS
     }
 
@@ -377,6 +237,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::entry::{KEY_MASK, SCORE_OFFSET};
     use crate::table::replace::{Always, Bucket, DepthPreferred, TwoTier};
 
     #[test]

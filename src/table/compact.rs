@@ -63,6 +63,8 @@ pub const fn key_bound(w: usize, h: usize) -> u128 {
 #[derive(Clone, Debug)]
 pub struct CompactTable {
     slots: Vec<u32>,
+    /// Every key stored must be below this for the partial key to be exact.
+    key_bound: u128,
     dirty: DirtyBlocks,
     /// `floor(2^64 / len)`, for the division-free remainder.
     magic: u64,
@@ -93,6 +95,26 @@ impl CompactTable {
             range > 0 && 2 * range <= VALUE_MASK as i32,
             "scores do not fit the 7-bit value"
         );
+        let len = Self::slots_for(mb, key_bound)?;
+        let len = len as usize;
+        Ok(CompactTable {
+            key_bound,
+            slots: alloc_zeroed(len, mb)?,
+            dirty: DirtyBlocks::new(len),
+            magic: u64::MAX / len as u64,
+            min_score,
+            range,
+        })
+    }
+
+    /// The number of slots of a table of at most `mb` megabytes for keys below
+    /// `key_bound`, without allocating it: the largest prime that fits.
+    ///
+    /// # Errors
+    /// [`TableError::TooSmall`] for 0 MB, [`TableError::Alloc`] if the size
+    /// overflows, [`TableError::TooSmallForKey`] if the partial key would not be
+    /// exact.
+    pub fn slots_for(mb: usize, key_bound: u128) -> Result<u64, TableError> {
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
         }
@@ -107,14 +129,7 @@ impl CompactTable {
             }
             return Err(TableError::TooSmallForKey { mb, min_mb });
         }
-        let len = len as usize;
-        Ok(CompactTable {
-            slots: alloc_zeroed(len, mb)?,
-            dirty: DirtyBlocks::new(len),
-            magic: u64::MAX / len as u64,
-            min_score,
-            range,
-        })
+        Ok(len)
     }
 
     /// A table of at most `mb` megabytes for the `W`x`H` board.
@@ -161,6 +176,10 @@ impl CompactTable {
     /// The raw 7-bit value stored for `key` (0 if none).
     #[inline]
     pub fn get(&self, key: u64) -> u8 {
+        debug_assert!(
+            u128::from(key) < self.key_bound,
+            "key above the exact bound"
+        );
         let slot = self.slots[self.index(key)];
         if u64::from(slot >> VALUE_BITS) == key & KEY_MASK {
             (slot & VALUE_MASK) as u8
@@ -171,11 +190,16 @@ impl CompactTable {
 
     /// Stores the raw value `value` (1..=127) for `key`, replacing the slot.
     ///
-    /// Preconditions: `value != 0` and `value < 128` (`debug_assert!`ed); `key` below
-    /// the key bound the table was built for (not checked).
+    /// Preconditions: `value != 0` and `value < 128`, and `key` below the key bound
+    /// the table was built for (the partial key is exact only there); both
+    /// `debug_assert!`ed.
     #[inline]
     pub fn put(&mut self, key: u64, value: u8) {
         debug_assert!(value != 0 && u32::from(value) <= VALUE_MASK);
+        debug_assert!(
+            u128::from(key) < self.key_bound,
+            "key above the exact bound"
+        );
         let i = self.index(key);
         let slot = &mut self.slots[i];
         if *slot == 0 {
@@ -332,9 +356,10 @@ mod tests {
     fn zero_keys_are_not_empty_slots() {
         let mut t = table();
         let n = t.len() as u64;
-        // The empty board (key 0) and keys with zero low 25 bits, all in slot 0 or
-        // elsewhere: an empty table knows none of them.
-        let zero_low = [0, n << KEY_BITS, 1 << KEY_BITS, 5 << (KEY_BITS + 3)];
+        // The empty board (key 0) and keys with zero low 25 bits (below the key
+        // bound, only key 0 has both a zero slot index and a zero partial key): an
+        // empty table knows none of them.
+        let zero_low = [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40];
         for &k in &zero_low {
             assert_eq!(t.get(k), 0, "key {k:#x}");
             assert_eq!(t.probe(k), None);
@@ -352,9 +377,17 @@ mod tests {
     }
 
     #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "key above the exact bound")]
+    fn keys_above_the_bound_are_caught() {
+        let mut t = CompactTable::for_board::<4, 4>(1).unwrap();
+        t.put(key_bound(4, 4) as u64, 1);
+    }
+
+    #[test]
     fn clear_resets_everything_written() {
         let mut t = CompactTable::for_board::<4, 4>(1).unwrap();
-        for k in (0..50_000u64).map(|k| k * 7919) {
+        for k in (0..50_000u64).map(|k| k * 19) {
             t.put(k, (k % 127 + 1) as u8);
         }
         t.clear();

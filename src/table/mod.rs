@@ -14,12 +14,14 @@
 
 pub mod bounds;
 pub mod compact;
+pub mod entry;
 pub mod replace;
 pub mod stats;
 pub mod upper;
 
-pub use bounds::{BoundTable, Entry};
+pub use bounds::BoundTable;
 pub use compact::CompactTable;
+pub use entry::Entry;
 pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 pub use stats::TableStats;
 pub use upper::UpperTable;
@@ -110,7 +112,7 @@ pub enum TableError {
     },
     /// The table has too few slots for its partial keys to identify positions.
     #[error(
-        "table size of {mb} MB is too small for this solver's partial keys (at least {min_mb} MB)"
+        "a {mb} MB compact table is too small for its partial keys to stay exact (at least {min_mb} MB)"
     )]
     TooSmallForKey {
         /// Requested size in megabytes.

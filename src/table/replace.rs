@@ -14,7 +14,7 @@
 //! search saw at least as much as the old one, under a window the caller chose), so
 //! a set never holds two entries of one position.
 
-use super::bounds::Entry;
+use super::entry::Entry;
 
 /// A replacement policy: how many slots a set has and which one a store takes.
 pub trait Replace: 'static {

@@ -6,9 +6,13 @@ use std::path::PathBuf;
 
 use c4solver::testset::TestSet;
 
-/// `../shared/pons-testsets/NAME`, or a panic that says where the sets should be.
+/// `../shared/pons-testsets/NAME` (or `$C4_PONS_DIR/NAME`), or a panic that says
+/// where the sets should be: a data-driven test never passes without its data.
 pub fn pons_set(name: &str) -> TestSet {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pons-testsets");
+    let dir = std::env::var_os("C4_PONS_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pons-testsets"),
+        PathBuf::from,
+    );
     assert!(
         dir.is_dir(),
         "Pascal Pons' test sets are missing: expected them in {} (the shared/ folder beside the checkout)",

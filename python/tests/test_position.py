@@ -1,0 +1,80 @@
+"""Position: moves, legality, wins, keys, mirror images, equality, drawing."""
+
+import pytest
+
+from c4solver import Position
+
+
+def test_moves_and_play_are_one_based_and_immutable():
+    p = Position("4453")
+    assert p.moves == "4453"
+    assert len(p) == 4
+    q = p.play(3)
+    assert q.moves == "44533"
+    assert p.moves == "4453", "play returns a new position"
+    assert Position() == Position("")
+    assert len(Position()) == 0
+
+
+def test_the_key_is_current_plus_mask():
+    # The worked example of position.rs: after 4453, key bits 14, 23 and 29.
+    assert Position("4453").key == (1 << 14) | (1 << 23) | (1 << 29)
+    assert Position().key == 0
+
+
+def test_legal_moves_leave_out_full_columns_and_finished_games():
+    assert Position().legal_moves() == [1, 2, 3, 4, 5, 6, 7]
+    assert Position("111111").legal_moves() == [2, 3, 4, 5, 6, 7]
+    won = Position("1212121")
+    assert won.is_won()
+    assert won.legal_moves() == []
+    assert not Position("121212").is_won()
+
+
+def test_a_win_ends_the_game():
+    p = Position("121212").play(1)
+    assert p.is_won()
+    with pytest.raises(ValueError, match=r"^move 8 is played after the game was won at move 7$"):
+        p.play(3)
+
+
+def test_mirror_equality_and_hashing():
+    p = Position("4453")
+    assert p.mirror() == Position("4435")
+    assert p.mirror().mirror() == p
+    assert p != p.mirror()
+    seen = {p, Position("4453"), Position("4435")}
+    assert len(seen) == 2
+    # The same position by another move order is the same position.
+    assert Position("4453").key == Position("5344").key
+
+
+def test_str_draws_the_board():
+    assert str(Position("4453")) == ".......\n.......\n.......\n.......\n...o...\n..oxx..\n1234567"
+    assert repr(Position("12")) == "Position('12')"
+
+
+@pytest.mark.parametrize(
+    "moves, message",
+    [
+        ("44a5", "bad character 'a' at move 3"),
+        ("4480", "column 8 is out of range (1..=7) at move 3"),
+        ("1111111", "column 1 is already full at move 7"),
+        ("12121213", "move 8 is played after the game was won at move 7"),
+    ],
+)
+def test_bad_move_strings_raise_the_command_lines_message(moves, message):
+    with pytest.raises(ValueError) as e:
+        Position(moves)
+    assert str(e.value) == message
+
+
+def test_bad_columns_in_play():
+    with pytest.raises(ValueError, match=r"^column 8 is out of range \(1\.\.=7\) at move 1$"):
+        Position().play(8)
+    with pytest.raises(ValueError, match=r"^column 0 is out of range \(1\.\.=7\) at move 3$"):
+        Position("44").play(0)
+    with pytest.raises(ValueError, match=r"^column -1 is out of range"):
+        Position().play(-1)
+    with pytest.raises(ValueError, match=r"^column 4 is already full at move 7$"):
+        Position("444444").play(4)

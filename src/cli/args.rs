@@ -1,0 +1,581 @@
+//! Command-line definitions (clap derive). The doc comments are the help text;
+//! `docs/cli.md` documents the same commands and options (a test compares them).
+
+use std::path::PathBuf;
+
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use c4solver::testset::{Difficulty, Stage};
+use c4solver::{DepthKind, ReplaceKind, SolverKind, TableKind};
+
+/// An exact Connect Four solver.
+///
+/// With no subcommand, solves the positions of the files named on the command
+/// line, or of stdin (as `solve`).
+///
+/// Exit codes: 0 all good; 1 some line invalid or some score mismatched;
+/// 2 usage or I/O error (bad flag, unreadable file, table too large);
+/// 130 interrupted by SIGINT (Ctrl-C); 143 stopped by SIGTERM.
+#[derive(Parser, Debug)]
+#[command(name = "c4solver", version)]
+pub struct Cli {
+    /// What to do (default: solve files or stdin).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Options of bare `c4solver` (same as `solve`); with a subcommand they are
+    /// refused by [`Cli::validate`] with a message naming it.
+    #[command(flatten)]
+    pub solve: SolveArgs,
+
+    /// Files of bare `c4solver` (default: stdin; `-` is stdin).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Solver options.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve positions, one per line, from files or stdin.
+    ///
+    /// Each line is a move string (1-based columns, "4453"; empty = the starting
+    /// position), optionally followed by the expected score, which is then
+    /// checked. Prints `moves score nodes microseconds` per line, as soon as it is
+    /// solved. An invalid line prints `c4solver: [FILE: ]line N: <reason>` on
+    /// stderr and an empty line on stdout.
+    Solve(SolveFiles),
+    /// Run test sets, check every score, and print the benchmark tables.
+    Bench(BenchArgs),
+    /// Generate a test set of random positions labelled by the strong solver.
+    ///
+    /// Possible stage and difficulty pairs: end easy; middle easy, middle medium;
+    /// begin easy, begin medium, begin hard (a position with s stones ends within
+    /// 42 - s moves).
+    Generate(GenerateArgs),
+}
+
+/// Options shared by `solve` and bare `c4solver`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SolveArgs {
+    /// Weak solver: print only the sign of the score (1 win, 0 draw, -1 loss).
+    #[arg(short, long)]
+    pub weak: bool,
+
+    /// Print one JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Count table statistics: a `stats` field per line with --json, otherwise
+    /// their totals on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+impl SolveArgs {
+    /// The options set, as written on the command line.
+    fn named(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.weak {
+            v.push("--weak");
+        }
+        if self.json {
+            v.push("--json");
+        }
+        if self.stats {
+            v.push("--stats");
+        }
+        v
+    }
+}
+
+/// `solve` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct SolveFiles {
+    /// Options.
+    #[command(flatten)]
+    pub args: SolveArgs,
+
+    /// Files to read (default: stdin; `-` is stdin).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `bench` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Run the strong solver only (default: both strong and weak).
+    #[arg(short, long, conflicts_with = "weak")]
+    pub strong: bool,
+
+    /// Run the weak solver only (default: both strong and weak).
+    #[arg(short, long)]
+    pub weak: bool,
+
+    /// Solve only the first N positions of each set (N >= 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
+    /// Print JSON instead of markdown tables.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Compare configurations: every combination of --solver, --table, --replace,
+    /// --depth and --table-mb runs on the same positions, with table statistics;
+    /// one row per configuration, nodes relative to the reference search's own
+    /// table (or the first configuration). Combinations a table design does not
+    /// offer are left out, with a note on stderr.
+    #[arg(long)]
+    pub compare: bool,
+
+    /// Test-set files (`moves score` lines; default: every set in `testsets/` but
+    /// `begin-hard`, whose positions take seconds each).
+    #[arg(value_name = "SET")]
+    pub sets: Vec<PathBuf>,
+}
+
+/// `generate` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct GenerateArgs {
+    /// Stones on the board: end (29-42), middle (15-28), begin (1-14).
+    #[arg(long, value_enum)]
+    pub stage: StageArg,
+
+    /// Moves left under perfect play: easy (0-14), medium (15-28), hard (29-42).
+    #[arg(long, value_enum)]
+    pub difficulty: DifficultyArg,
+
+    /// Positions to generate (N >= 1).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+
+    /// Seed of the random games (same seed, same output).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Options that select and size the solver; accepted before or after the subcommand.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search to use (`bench` accepts a comma-separated list). Default: `tuned`.
+    /// Both searches take every table design.
+    #[arg(long, global = true, value_enum, value_delimiter = ',')]
+    pub solver: Vec<SolverArg>,
+
+    /// Table size in MB; the table holds the largest prime number of entries (or
+    /// sets of entries) that fits: 8-byte entries for `upper` and `bounds` (64 MB:
+    /// 8,388,593), 4-byte entries for `compact` (64 MB: 16,777,213; at least 63 MB).
+    /// `bench` accepts a comma-separated list.
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        value_delimiter = ',',
+        default_value = "64"
+    )]
+    pub table_mb: Vec<usize>,
+
+    /// Table design (`bench` accepts a comma-separated list). Default: each
+    /// search's own, `compact` for `tuned`, `upper` for `reference`.
+    #[arg(long, global = true, value_enum, value_delimiter = ',')]
+    pub table: Vec<TableArg>,
+
+    /// Replacement policy (`bench` accepts a comma-separated list; `compact` only
+    /// replaces always).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "always"
+    )]
+    pub replace: Vec<ReplaceArg>,
+
+    /// Depth measure of the depth, two-tier and bucket policies (`bench` accepts
+    /// a comma-separated list).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "cells"
+    )]
+    pub depth: Vec<DepthArg>,
+
+    /// Keep the table between positions instead of clearing it before each one.
+    #[arg(long, global = true)]
+    pub keep_table: bool,
+
+    /// Worker threads (default: every core). `bench` uses one unless told.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+}
+
+impl Cli {
+    /// Checks what clap cannot: options of bare `c4solver` written before a
+    /// subcommand, and stage/difficulty pairs that cannot exist.
+    ///
+    /// # Errors
+    /// A clap usage error (exit code 2) naming the command in use.
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        let usage = |msg: String| Cli::command().error(ErrorKind::ArgumentConflict, msg);
+        if let Some(command) = &self.command {
+            let name = command.name();
+            let flags = self.solve.named();
+            if let Some(flag) = flags.first() {
+                let takes = match command {
+                    Command::Solve(_) => true,
+                    Command::Bench(_) => *flag != "--stats",
+                    Command::Generate(_) => false,
+                };
+                return Err(usage(if takes {
+                    format!("{flag} goes after the subcommand: `c4solver {name} {flag}`")
+                } else {
+                    format!("`c4solver {name}` has no {flag} option")
+                }));
+            }
+            if !self.files.is_empty() {
+                return Err(usage(format!(
+                    "files go after the subcommand: `c4solver {name} {}`",
+                    self.files[0].display()
+                )));
+            }
+        }
+        if let Some(Command::Generate(g)) = &self.command {
+            let (stage, difficulty) = (Stage::from(g.stage), Difficulty::from(g.difficulty));
+            let longest = Stage::longest_game(stage);
+            if Difficulty::of(longest) < difficulty {
+                return Err(usage(format!(
+                    "{} positions are never {}: they end within {longest} moves \
+                     (possible: end easy; middle easy or medium; begin easy, medium or hard)",
+                    stage.name(),
+                    difficulty.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Command {
+    /// The subcommand's name as typed.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Solve(_) => "solve",
+            Command::Bench(_) => "bench",
+            Command::Generate(_) => "generate",
+        }
+    }
+}
+
+/// `--solver` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverArg {
+    /// The tutorial's part-7 solver: center-first negamax, upper-bound table.
+    Reference,
+    /// The tuned solver: null windows, loss anticipation, wins in two, zugzwang
+    /// (parity) bounds, threat-sorted moves, compact two-bound table.
+    Tuned,
+}
+
+impl From<SolverArg> for SolverKind {
+    fn from(a: SolverArg) -> Self {
+        match a {
+            SolverArg::Reference => SolverKind::Reference,
+            SolverArg::Tuned => SolverKind::Tuned,
+        }
+    }
+}
+
+/// `--table` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableArg {
+    /// The tutorial's table: upper bounds only.
+    Upper,
+    /// Chess-style: upper, lower and exact bounds with the best move.
+    Bounds,
+    /// The tuned solver's: one upper or lower bound in 4 bytes, always replaced
+    /// (at least 63 MB on 7x6).
+    Compact,
+}
+
+impl From<TableArg> for TableKind {
+    fn from(a: TableArg) -> Self {
+        match a {
+            TableArg::Upper => TableKind::Upper,
+            TableArg::Bounds => TableKind::Bounds,
+            TableArg::Compact => TableKind::Compact,
+        }
+    }
+}
+
+/// `--replace` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplaceArg {
+    /// Always replace (the tutorial's).
+    Always,
+    /// Keep the deeper entry.
+    Depth,
+    /// Two entries per slot: depth-preferred and always-replace.
+    TwoTier,
+    /// Eight entries per cache line, victim by depth and age.
+    Bucket,
+}
+
+impl From<ReplaceArg> for ReplaceKind {
+    fn from(a: ReplaceArg) -> Self {
+        match a {
+            ReplaceArg::Always => ReplaceKind::Always,
+            ReplaceArg::Depth => ReplaceKind::Depth,
+            ReplaceArg::TwoTier => ReplaceKind::TwoTier,
+            ReplaceArg::Bucket => ReplaceKind::Bucket,
+        }
+    }
+}
+
+/// `--depth` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthArg {
+    /// Empty cells of the position.
+    Cells,
+    /// Bit length of the node count of the search behind the entry.
+    Work,
+}
+
+impl From<DepthArg> for DepthKind {
+    fn from(a: DepthArg) -> Self {
+        match a {
+            DepthArg::Cells => DepthKind::Cells,
+            DepthArg::Work => DepthKind::Work,
+        }
+    }
+}
+
+/// `--stage` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageArg {
+    /// 29 to 42 stones.
+    End,
+    /// 15 to 28 stones.
+    Middle,
+    /// 1 to 14 stones (the empty board is never drawn).
+    Begin,
+}
+
+impl From<StageArg> for Stage {
+    fn from(a: StageArg) -> Self {
+        match a {
+            StageArg::End => Stage::End,
+            StageArg::Middle => Stage::Middle,
+            StageArg::Begin => Stage::Begin,
+        }
+    }
+}
+
+/// `--difficulty` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DifficultyArg {
+    /// 0 to 14 moves left.
+    Easy,
+    /// 15 to 28 moves left.
+    Medium,
+    /// 29 to 42 moves left.
+    Hard,
+}
+
+impl From<DifficultyArg> for Difficulty {
+    fn from(a: DifficultyArg) -> Self {
+        match a {
+            DifficultyArg::Easy => Difficulty::Easy,
+            DifficultyArg::Medium => Difficulty::Medium,
+            DifficultyArg::Hard => Difficulty::Hard,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        let cli = Cli::try_parse_from(args)?;
+        cli.validate()?;
+        Ok(cli)
+    }
+
+    #[test]
+    fn the_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bare_invocation_is_solve_on_files_or_stdin() {
+        let cli = parse(&["c4solver", "-w"]).unwrap();
+        assert!(cli.command.is_none());
+        assert!(cli.solve.weak);
+        // Regression: `c4solver bad.txt` was "unrecognized subcommand 'bad.txt'".
+        let cli = parse(&["c4solver", "bad.txt", "--json", "-"]).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(
+            cli.files,
+            vec![PathBuf::from("bad.txt"), PathBuf::from("-")]
+        );
+        assert!(cli.solve.json);
+    }
+
+    #[test]
+    fn subcommands_and_global_options() {
+        let cli = parse(&["c4solver", "bench", "--limit", "5", "--table-mb", "16", "a"]).unwrap();
+        let Some(Command::Bench(b)) = cli.command else {
+            panic!("not bench")
+        };
+        assert_eq!(b.limit, Some(5));
+        assert_eq!(cli.engine.table_mb, vec![16]);
+        assert_eq!(b.sets, vec![PathBuf::from("a")]);
+        let cli = parse(&["c4solver", "solve", "--solver", "reference", "-w", "f"]).unwrap();
+        assert_eq!(cli.engine.solver, vec![SolverArg::Reference]);
+        let cli = parse(&["c4solver", "solve"]).unwrap();
+        assert!(cli.engine.solver.is_empty());
+        let cli = parse(&["c4solver", "bench", "--solver", "reference,tuned"]).unwrap();
+        assert_eq!(
+            cli.engine.solver,
+            vec![SolverArg::Reference, SolverArg::Tuned]
+        );
+        assert!(parse(&["c4solver", "--solver", "nope"]).is_err());
+        let cli = parse(&["c4solver", "--table-mb", "8", "solve"]).unwrap();
+        assert_eq!(cli.engine.table_mb, vec![8]);
+        assert!(matches!(cli.command, Some(Command::Solve(_))));
+        assert!(parse(&["c4solver", "generate", "--stage", "end"]).is_err());
+    }
+
+    #[test]
+    fn weak_is_dash_w_everywhere() {
+        // Regression: `bench -w` was refused while `solve -w` worked.
+        let cli = parse(&["c4solver", "bench", "-w"]).unwrap();
+        let Some(Command::Bench(b)) = cli.command else {
+            panic!("not bench")
+        };
+        assert!(b.weak && !b.strong);
+        assert!(parse(&["c4solver", "bench", "-s", "-w"]).is_err());
+        assert!(
+            parse(&["c4solver", "solve", "-w"])
+                .unwrap()
+                .command
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn options_before_the_subcommand_name_it() {
+        // Regression: `c4solver --json bench` suggested `c4solver solve --weak`.
+        let e = parse(&["c4solver", "--json", "bench"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("`c4solver bench --json`"), "{e}");
+        let e = parse(&["c4solver", "-w", "solve"]).unwrap_err();
+        assert!(e.to_string().contains("`c4solver solve --weak`"), "{e}");
+        let e = parse(&["c4solver", "--stats", "bench"]).unwrap_err();
+        assert!(
+            e.to_string().contains("`c4solver bench` has no --stats"),
+            "{e}"
+        );
+        let e = parse(&[
+            "c4solver",
+            "--json",
+            "generate",
+            "--stage",
+            "end",
+            "--difficulty",
+            "easy",
+        ])
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("`c4solver generate` has no --json"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn empty_runs_are_refused() {
+        // Regression: `bench --limit 0` printed a table of zeros and exited 0.
+        assert!(parse(&["c4solver", "bench", "--limit", "0"]).is_err());
+        assert!(
+            parse(&[
+                "c4solver",
+                "generate",
+                "--stage",
+                "end",
+                "--difficulty",
+                "easy",
+                "--count",
+                "0"
+            ])
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn impossible_generate_pairs_are_usage_errors() {
+        for (stage, difficulty, ok) in [
+            ("end", "easy", true),
+            ("end", "medium", false),
+            ("end", "hard", false),
+            ("middle", "easy", true),
+            ("middle", "medium", true),
+            ("middle", "hard", false),
+            ("begin", "easy", true),
+            ("begin", "medium", true),
+            ("begin", "hard", true),
+        ] {
+            let r = parse(&[
+                "c4solver",
+                "generate",
+                "--stage",
+                stage,
+                "--difficulty",
+                difficulty,
+            ]);
+            assert_eq!(r.is_ok(), ok, "{stage} {difficulty}");
+            if let Err(e) = r {
+                assert_eq!(e.exit_code(), 2);
+                assert!(e.to_string().contains("are never"), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn compare_lists() {
+        let cli = parse(&[
+            "c4solver",
+            "bench",
+            "--compare",
+            "--table",
+            "upper,bounds",
+            "--replace",
+            "always,two-tier,bucket",
+            "--table-mb",
+            "16,64",
+            "--depth",
+            "work",
+        ])
+        .unwrap();
+        let Some(Command::Bench(b)) = cli.command else {
+            panic!("not bench")
+        };
+        assert!(b.compare);
+        assert_eq!(cli.engine.table, vec![TableArg::Upper, TableArg::Bounds]);
+        assert_eq!(
+            cli.engine.replace,
+            vec![ReplaceArg::Always, ReplaceArg::TwoTier, ReplaceArg::Bucket]
+        );
+        assert_eq!(cli.engine.table_mb, vec![16, 64]);
+        assert_eq!(cli.engine.depth, vec![DepthArg::Work]);
+        let cli = parse(&["c4solver", "--stats", "--table", "bounds"]).unwrap();
+        assert!(cli.solve.stats);
+        assert_eq!(cli.engine.replace, vec![ReplaceArg::Always]);
+        assert!(parse(&["c4solver", "--replace", "lru"]).is_err());
+    }
+}

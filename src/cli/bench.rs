@@ -1,0 +1,151 @@
+//! `c4solver bench`: run test sets through one or more configurations, check every
+//! score, and print the tutorial's tables (or the comparison tables).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use c4solver::Mode;
+use c4solver::harness::{self, Report};
+use c4solver::testset::TestSet;
+
+use super::Outcome;
+use super::args::{BenchArgs, EngineArgs};
+use super::engine;
+use super::progress;
+use super::signals::Signals;
+
+/// Runs the benchmark.
+///
+/// # Errors
+/// No sets, an unreadable set, an empty run, no configuration that can be built,
+/// or stdout failing.
+pub fn run(
+    args: &BenchArgs,
+    engine_args: &EngineArgs,
+    signals: &Signals,
+) -> anyhow::Result<Outcome> {
+    let mut outcome = Outcome::Ok;
+    let paths = if args.sets.is_empty() {
+        default_sets()?
+    } else {
+        args.sets.clone()
+    };
+    let mut sets = Vec::new();
+    for path in &paths {
+        let (set, bad) = TestSet::read_valid(path)?;
+        for e in &bad {
+            eprintln!("c4solver: {e}");
+            outcome = outcome.worst(Outcome::BadInput);
+        }
+        sets.push(set);
+    }
+    let limit = args.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let per_pass: usize = sets
+        .iter()
+        .map(|s| limit.unwrap_or(usize::MAX).min(s.entries.len()))
+        .sum();
+    if per_pass == 0 {
+        bail!("nothing to run: the sets hold no valid position");
+    }
+    let modes: Vec<Mode> = match (args.strong, args.weak) {
+        (true, false) => vec![Mode::Strong],
+        (false, true) => vec![Mode::Weak],
+        _ => vec![Mode::Strong, Mode::Weak],
+    };
+    // Every combination is checked before any work is done.
+    let (configs, left_out) = engine::configs(engine_args, args.compare);
+    for (config, reason) in &left_out {
+        eprintln!(
+            "c4solver: left out {} {}: {reason}",
+            config.kind.name(),
+            config.label()
+        );
+    }
+    if configs.is_empty() {
+        bail!("no configuration left to run");
+    }
+    let bar = progress::bar(
+        (per_pass * modes.len() * configs.len()) as u64,
+        "{bar:40} {pos}/{len} positions [{elapsed_precise}, eta {eta}]",
+    );
+    let report = harness::run(&configs, &modes, &sets, limit, signals.stop_flag(), || {
+        bar.inc(1)
+    })?;
+    bar.finish_and_clear();
+    print_report(&report, args.json, args.compare)?;
+    if !report.mismatches.is_empty() {
+        outcome = outcome.worst(Outcome::BadInput);
+    }
+    Ok(outcome)
+}
+
+/// The bundled test sets, in the tutorial's order, but for `begin-hard`.
+fn default_sets() -> anyhow::Result<Vec<PathBuf>> {
+    let dir = [
+        PathBuf::from("testsets"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsets"),
+    ]
+    .into_iter()
+    .find(|d| d.is_dir())
+    .context("no test sets given and no testsets/ folder found")?;
+    let order = [
+        "end-easy",
+        "middle-easy",
+        "middle-medium",
+        "begin-easy",
+        "begin-medium",
+        // begin-hard is left out: its positions take seconds each (name it to run it)
+    ];
+    let sets: Vec<PathBuf> = order
+        .iter()
+        .map(|name| dir.join(name))
+        .filter(|p| p.is_file())
+        .collect();
+    if sets.is_empty() {
+        bail!("no test sets found in {}", dir.display());
+    }
+    Ok(sets)
+}
+
+fn print_report(report: &Report, json: bool, compare: bool) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    let r = write_report(&mut out, report, json, compare);
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
+fn write_report(
+    out: &mut impl Write,
+    report: &Report,
+    json: bool,
+    compare: bool,
+) -> io::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
+        return out.flush();
+    }
+    if compare {
+        write!(out, "{}", harness::compare_markdown(report))?;
+    } else {
+        write!(out, "{}", harness::markdown(report))?;
+    }
+    if report.interrupted {
+        writeln!(
+            out,
+            "Interrupted: only the positions solved before the stop are counted."
+        )?;
+    }
+    writeln!(out, "Mismatches: {}", report.mismatches.len())?;
+    for m in &report.mismatches {
+        writeln!(
+            out,
+            "- {} {} {} {} #{}: {} expected {}, got {}",
+            m.solver, m.config, m.mode, m.set, m.index, m.moves, m.expected, m.got
+        )?;
+    }
+    out.flush()
+}

@@ -1,0 +1,89 @@
+//! The command line: [`args`] defines it (clap derive), one file per command runs
+//! it, and [`run`] maps what happened to an [`Outcome`], which `main` turns into
+//! the exit code. Nothing here is needed by the library.
+
+pub mod args;
+mod bench;
+mod engine;
+mod generate;
+mod output;
+mod progress;
+mod signals;
+mod solve;
+mod source;
+
+use args::{Cli, Command};
+use signals::Signals;
+
+/// How a run ended, before it becomes an exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything valid and correct: exit 0.
+    Ok,
+    /// Some line was invalid or some score mismatched: exit 1.
+    BadInput,
+    /// A usage, I/O or resource error (reported on stderr): exit 2.
+    Failure,
+    /// Stopped by a signal: exit 130 (SIGINT) or 143 (SIGTERM).
+    Signal(u8),
+}
+
+impl Outcome {
+    /// The exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Ok => 0,
+            Outcome::BadInput => 1,
+            Outcome::Failure => 2,
+            Outcome::Signal(code) => code,
+        }
+    }
+
+    /// The more serious of two outcomes (a signal beats a failure beats bad input).
+    pub fn worst(self, other: Outcome) -> Outcome {
+        let rank = |o| match o {
+            Outcome::Ok => 0,
+            Outcome::BadInput => 1,
+            Outcome::Failure => 2,
+            Outcome::Signal(_) => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// Runs the command: every error is reported on stderr here, and the outcome says
+/// which exit code fits.
+pub fn run(cli: Cli) -> Outcome {
+    let signals = Signals::install();
+    let result = match &cli.command {
+        None => solve::run(&cli.solve, &cli.files, &cli.engine, &signals),
+        Some(Command::Solve(s)) => solve::run(&s.args, &s.files, &cli.engine, &signals),
+        Some(Command::Bench(b)) => bench::run(b, &cli.engine, &signals),
+        Some(Command::Generate(g)) => generate::run(g, &cli.engine, &signals),
+    };
+    let outcome = result.unwrap_or_else(|e| {
+        eprintln!("c4solver: {e:#}");
+        Outcome::Failure
+    });
+    match signals.exit_code() {
+        Some(code) => outcome.worst(Outcome::Signal(code)),
+        None => outcome,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_ranks_and_codes() {
+        assert_eq!(Outcome::Ok.worst(Outcome::BadInput), Outcome::BadInput);
+        assert_eq!(Outcome::Failure.worst(Outcome::BadInput), Outcome::Failure);
+        assert_eq!(Outcome::Failure.worst(Outcome::Signal(143)).code(), 143);
+        assert_eq!(Outcome::BadInput.code(), 1);
+    }
+}

@@ -1,0 +1,194 @@
+//! The input of `solve` (and of the commands that read positions like it): the
+//! files named on the command line in order, `-` or nothing meaning stdin, read
+//! line by line on a thread of their own, so that a run waiting for input still
+//! ends at once on Ctrl-C.
+//!
+//! Lines travel in batches (up to [`BATCH`] lines, or fewer when reading further
+//! might block, so that an interactive line is handed over at once): a million
+//! lines cost thousands of thread hand-offs, not millions.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::time::Duration;
+
+use c4solver::input::LineReader;
+
+/// The most lines handed over at once.
+pub const BATCH: usize = 256;
+
+/// What the reader produces, each with the next sequence number.
+#[derive(Debug)]
+pub enum Message {
+    /// One line of input.
+    Line(Line),
+    /// A file that could not be opened or read: its message, already prefixed with
+    /// `c4solver: ` and the file name.
+    Failed {
+        /// The item's place in the output.
+        seq: u64,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// One line of input.
+#[derive(Debug)]
+pub struct Line {
+    /// The item's place in the output.
+    pub seq: u64,
+    /// The file it comes from (`None` for stdin).
+    pub file: Option<PathBuf>,
+    /// 1-based line number in its file.
+    pub number: usize,
+    /// The bytes, without the newline, at most [`c4solver::input::MAX_LINE`].
+    pub bytes: Vec<u8>,
+    /// Whether the line was longer and cut.
+    pub truncated: bool,
+}
+
+impl Line {
+    /// `FILE: line N` or `line N`, for messages.
+    pub fn place(&self) -> String {
+        match &self.file {
+            Some(f) => format!("{}: line {}", f.display(), self.number),
+            None => format!("line {}", self.number),
+        }
+    }
+}
+
+/// The receiving end: messages in input order.
+pub struct Input {
+    rx: Receiver<Vec<Message>>,
+    batch: VecDeque<Message>,
+}
+
+impl Input {
+    /// The next message, waiting at most `timeout` for it (as
+    /// [`Receiver::recv_timeout`]: `Disconnected` once the input is over).
+    ///
+    /// # Errors
+    /// `Timeout` if nothing came in time, `Disconnected` at the end of the input.
+    pub fn recv_timeout(&mut self, timeout: Duration) -> Result<Message, RecvTimeoutError> {
+        if let Some(m) = self.batch.pop_front() {
+            return Ok(m);
+        }
+        self.batch = self.rx.recv_timeout(timeout)?.into();
+        self.batch.pop_front().ok_or(RecvTimeoutError::Timeout)
+    }
+}
+
+/// Starts reading `files` (stdin if empty; `-` is stdin) on a thread; at most
+/// `batches` batches wait in the channel.
+pub fn spawn(files: &[PathBuf], batches: usize) -> Input {
+    let files: Vec<PathBuf> = if files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        files.to_vec()
+    };
+    let (tx, rx) = mpsc::sync_channel(batches);
+    std::thread::spawn(move || {
+        let mut out = Batcher {
+            tx,
+            batch: Vec::with_capacity(BATCH),
+            seq: 0,
+        };
+        for path in &files {
+            let stdin = path.as_os_str() == "-";
+            let result = if stdin {
+                read(io::stdin().lock(), None, &mut out)
+            } else {
+                match open(path) {
+                    Ok(f) => read(f, Some(path), &mut out),
+                    Err(e) => Err(e),
+                }
+            };
+            match result {
+                Ok(true) => {}
+                // The receiver is gone: the run is over.
+                Ok(false) => return,
+                Err(e) => {
+                    let name = if stdin {
+                        "stdin".to_string()
+                    } else {
+                        path.display().to_string()
+                    };
+                    let message = format!("c4solver: cannot read {name}: {e}\n");
+                    let seq = out.seq;
+                    if !out.push(Message::Failed { seq, message }, true) {
+                        return;
+                    }
+                }
+            }
+        }
+        out.send();
+    });
+    Input {
+        rx,
+        batch: VecDeque::new(),
+    }
+}
+
+/// Collects messages into batches and numbers them.
+struct Batcher {
+    tx: SyncSender<Vec<Message>>,
+    batch: Vec<Message>,
+    seq: u64,
+}
+
+impl Batcher {
+    /// Adds a message (it took the next sequence number); sends the batch if it is
+    /// full or `now`. False if the receiver went away.
+    fn push(&mut self, m: Message, now: bool) -> bool {
+        self.batch.push(m);
+        self.seq += 1;
+        if now || self.batch.len() >= BATCH {
+            return self.send();
+        }
+        true
+    }
+
+    /// Sends what is collected, if anything. False if the receiver went away.
+    fn send(&mut self) -> bool {
+        if self.batch.is_empty() {
+            return true;
+        }
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        self.tx.send(batch).is_ok()
+    }
+}
+
+/// Opens a file for reading, refusing directories.
+fn open(path: &Path) -> io::Result<File> {
+    let f = File::open(path)?;
+    if f.metadata()?.is_dir() {
+        return Err(io::Error::other("is a directory"));
+    }
+    Ok(f)
+}
+
+/// Sends every line of `reader`; `Ok(false)` if the receiver went away.
+fn read(reader: impl Read, file: Option<&Path>, out: &mut Batcher) -> io::Result<bool> {
+    let mut lines = LineReader::new(BufReader::with_capacity(1 << 16, reader));
+    let mut number = 0;
+    loop {
+        let Some((bytes, truncated)) = lines.next_line()? else {
+            return Ok(out.send());
+        };
+        number += 1;
+        let line = Line {
+            seq: out.seq,
+            file: file.map(Path::to_path_buf),
+            number,
+            bytes: bytes.to_vec(),
+            truncated,
+        };
+        // Reading on may block (a terminal, a slow pipe): hand the line over now.
+        let now = lines.is_drained();
+        if !out.push(Message::Line(line), now) {
+            return Ok(false);
+        }
+    }
+}

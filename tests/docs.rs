@@ -1,0 +1,128 @@
+//! The documentation says what the program does: the commands and options of
+//! `docs/cli.md` are exactly those of `--help`, command by command.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn help(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The long options `--help` lists (but `--help` and `--version`).
+fn help_options(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l
+                .strip_prefix("-")
+                .filter(|r| r.chars().nth(1) == Some(','))
+                .map_or(l, |r| r[2..].trim_start());
+            let name = l.strip_prefix("--")?;
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            (!name.is_empty() && name != "help" && name != "version").then_some(name)
+        })
+        .collect()
+}
+
+/// The subcommands `--help` lists (but `help`).
+fn help_commands(text: &str) -> BTreeSet<String> {
+    let mut in_commands = false;
+    let mut out = BTreeSet::new();
+    for l in text.lines() {
+        if l == "Commands:" {
+            in_commands = true;
+        } else if in_commands && l.starts_with("  ") {
+            let name = l.split_whitespace().next().unwrap();
+            if name != "help" {
+                out.insert(name.to_string());
+            }
+        } else if in_commands {
+            break;
+        }
+    }
+    out
+}
+
+fn cli_md() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/cli.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The text of the `## HEADING` section.
+fn section<'a>(md: &'a str, heading: &str) -> &'a str {
+    let start = md
+        .find(&format!("\n## {heading}\n"))
+        .unwrap_or_else(|| panic!("docs/cli.md has no section `## {heading}`"));
+    let body = &md[start + heading.len() + 5..];
+    &body[..body.find("\n## ").unwrap_or(body.len())]
+}
+
+/// The options documented in a section's option table (rows starting with
+/// `` | `--name` `` or `` | `-x`, `--name` ``).
+fn documented_options(section: &str) -> BTreeSet<String> {
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `-"))
+        .filter_map(|l| {
+            let at = l.find("`--")?;
+            let name: String = l[at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            Some(name)
+        })
+        .collect()
+}
+
+#[test]
+fn every_command_is_documented_and_every_documented_command_exists() {
+    let md = cli_md();
+    let documented: BTreeSet<String> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("## c4solver "))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(help_commands(&help(&[])), documented);
+}
+
+#[test]
+fn every_option_matches_help() {
+    let md = cli_md();
+    let global = documented_options(section(&md, "Solver options"));
+    assert!(!global.is_empty());
+    for command in help_commands(&help(&[])) {
+        let mut want = documented_options(section(&md, &format!("c4solver {command}")));
+        want.extend(global.iter().cloned());
+        assert_eq!(
+            help_options(&help(&[&command])),
+            want,
+            "`c4solver {command} --help` and docs/cli.md differ"
+        );
+    }
+    // Bare c4solver takes the options of solve.
+    let mut want = documented_options(section(&md, "c4solver solve"));
+    want.extend(global.iter().cloned());
+    assert_eq!(
+        help_options(&help(&[])),
+        want,
+        "`c4solver --help` and docs/cli.md differ"
+    );
+}
+
+#[test]
+fn the_readme_points_to_the_reference() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    assert!(readme.contains("docs/cli.md"));
+}
