@@ -71,8 +71,10 @@ pub enum TableKind {
     Upper,
     /// Upper, lower and exact bounds with the best move: a [`BoundTable`].
     Bounds,
-    /// One upper or lower bound in 4 bytes, always replaced: the tuned search's
-    /// [`CompactTable`] (an exact score is kept as a lower bound).
+    /// One upper or lower bound in 4 bytes, two entries per set (the bigger
+    /// search's result and the newest other): the tuned search's [`CompactTable`]
+    /// (an exact score is kept as a lower bound). Its replacement is its own; it
+    /// takes no `--replace` policy but `always`.
     Compact,
 }
 
@@ -89,8 +91,8 @@ impl TableKind {
         }
     }
 
-    /// The replacement policies this design offers: the compact table has no room
-    /// for a depth and always replaces.
+    /// The replacement policies this design offers: the compact table has its
+    /// own (one bit of work per set), listed as `always`.
     pub fn policies(self) -> &'static [ReplaceKind] {
         match self {
             TableKind::Upper | TableKind::Bounds => &ReplaceKind::ALL,
@@ -230,7 +232,7 @@ impl Config {
         };
         match (self.table, self.replace) {
             (TableKind::Compact, ReplaceKind::Always) => {
-                CompactTable::slots_for(mb, crate::table::compact::key_bound(W, H)).map(drop)
+                CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).map(drop)
             }
             (TableKind::Compact, replace) => Err(TableError::NoSuchPolicy {
                 table: TableKind::Compact.name(),

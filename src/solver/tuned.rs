@@ -26,7 +26,8 @@
 //!   move of the other side ([`claimeven_move`](super::parity::claimeven_move),
 //!   [`odd_threat_refuted`](super::parity::odd_threat_refuted)), and are
 //!   checked against the reference search on random positions.
-//! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
+//! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries,
+//!   two per set: the result of the bigger search and the newest other one.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once, its best move is searched first, and its replacement policy
 //!   gets the depth it asks for. A position and its mirror image share one entry
