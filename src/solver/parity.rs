@@ -116,8 +116,9 @@ fn claimeven_verdict<const W: usize, const H: usize>(
 /// and every group wins.
 ///
 /// A group with one empty cell is an *even threat* (the opponent's winning cell on
-/// one of their rows); a vertical group has no more than one (its cells on the
-/// player's rows must be stones).
+/// one of their rows). No group is vertical: the empty cells of a vertical four
+/// are consecutive, so with all of them on the opponent's rows it has one, the
+/// lowest empty cell of its column, which is then an odd column's, contested.
 #[inline]
 fn aftereven_bound<const W: usize, const H: usize>(
     own: u64,
@@ -137,7 +138,7 @@ fn aftereven_bound<const W: usize, const H: usize>(
         return None;
     }
     let mut best: Option<i32> = None;
-    for s in [1, h + 1, h, h + 2] {
+    for s in [h + 1, h, h + 2] {
         let m = theirs & (theirs >> s);
         let mut starts = m & (m >> (2 * s));
         while starts != 0 {
@@ -147,18 +148,15 @@ fn aftereven_bound<const W: usize, const H: usize>(
             if cells == 0 {
                 continue;
             }
-            // `A_j` for each column: cells of a vertical group are in one column,
-            // the others' in different columns.
+            // `A_j` for each column (one empty cell per column: the group is not
+            // vertical).
             let mut aboves = [0u64; 4];
             let mut k = 0;
             let mut a = u32::MAX;
             while cells != 0 {
                 let t = cells & cells.wrapping_neg();
-                let col = Board::<W, H>::column_mask(column::<W, H>(t));
-                // The highest empty cell of the group in this column.
-                let top = 1u64 << (63 - (cells & col).leading_zeros());
-                cells &= !col;
-                aboves[k] = col & !(top | (top - 1));
+                cells &= cells - 1;
+                aboves[k] = cells_above::<W, H>(t);
                 a = a.min(aboves[k].count_ones());
                 k += 1;
             }
@@ -220,14 +218,15 @@ fn every_four_meets<const W: usize, const H: usize>(
     }
 }
 
-/// Every cell of every four in `cells` (vertical, horizontal and both diagonals).
+/// Every cell of every horizontal or diagonal four in `cells` (the opponent's
+/// groups in [`claimeven_bound`] are never vertical, see `aftereven_bound`).
 #[inline]
 const fn four_cells<const W: usize, const H: usize>(cells: u64) -> u64 {
     let h = H as u32;
-    let shifts = [1, h + 1, h, h + 2];
+    let shifts = [h + 1, h, h + 2];
     let mut all = 0;
     let mut k = 0;
-    while k < 4 {
+    while k < 3 {
         let s = shifts[k];
         let m = cells & (cells >> s);
         let starts = m & (m >> (2 * s));
@@ -238,16 +237,15 @@ const fn four_cells<const W: usize, const H: usize>(cells: u64) -> u64 {
 }
 
 /// The cells strictly above some cell of `cells`, in the same column.
+///
+/// With every column's sentinel bit set, subtracting one from each column's field
+/// borrows only inside the field, up to its lowest set bit: `x ^ (x - 1)` then
+/// holds that bit and those below it, and its complement the cells above.
 #[inline]
 const fn cells_above<const W: usize, const H: usize>(cells: u64) -> u64 {
-    let board = Board::<W, H>::BOARD_MASK;
-    let mut above = (cells << 1) & board;
-    let mut k = 1;
-    while k < H {
-        above |= (above << 1) & board;
-        k += 1;
-    }
-    above
+    let bottom = Board::<W, H>::BOTTOM_MASK;
+    let x = (cells & Board::<W, H>::BOARD_MASK) | (bottom << H);
+    !(x ^ (x - bottom)) & Board::<W, H>::BOARD_MASK
 }
 
 /// Whether the stones `base` and half of the cells `contested` may hold a four,
@@ -572,6 +570,29 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::solver::tuned::non_losing_moves;
+
+    #[test]
+    fn cells_above_and_four_cells() {
+        let col = |c: usize| Board::<7, 6>::column_mask(c);
+        let cell = |c: usize, r: usize| 1u64 << (c * 7 + r);
+        assert_eq!(cells_above::<7, 6>(0), 0);
+        assert_eq!(cells_above::<7, 6>(cell(0, 0)), col(0) & !cell(0, 0));
+        // the lowest cell of each column counts; the top row has nothing above
+        assert_eq!(
+            cells_above::<7, 6>(cell(2, 3) | cell(2, 5) | cell(6, 5) | cell(4, 1)),
+            cell(2, 4) | cell(2, 5) | cell(4, 2) | cell(4, 3) | cell(4, 4) | cell(4, 5)
+        );
+        let row = |r: usize| (0..7).fold(0, |m, c| m | cell(c, r));
+        assert_eq!(four_cells::<7, 6>(row(2) & !cell(3, 2)), 0);
+        assert_eq!(
+            four_cells::<7, 6>(row(2) & !cell(4, 2)),
+            row(2) & !cell(4, 2) & !cell(5, 2) & !cell(6, 2)
+        );
+        let diag = cell(1, 0) | cell(2, 1) | cell(3, 2) | cell(4, 3);
+        assert_eq!(four_cells::<7, 6>(diag | cell(6, 5)), diag);
+        // vertical fours are not groups
+        assert_eq!(four_cells::<7, 6>(col(3)), 0);
+    }
 
     #[test]
     fn claimeven_bound_cases() {
