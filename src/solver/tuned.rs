@@ -4,7 +4,8 @@
 //!   `[med, med + 1]` that each only say "above or below `med`", narrowing
 //!   `[min, max]` until it is one value. The first two `med` lean toward 0 (half
 //!   the bound on each side), where most scores are; if 0 is still inside after
-//!   them, the next window asks at 0, where the parity bounds below cut the most.
+//!   them, the next window asks at 0, where the parity bounds below cut the most,
+//!   and if that one answers exactly 1 (or 0), the next asks at 1 (or -1).
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
@@ -332,9 +333,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut min = (-(Self::CELLS - n) / 2).max(alpha);
         let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
         let mut windows = 0;
+        // Whether the last window asked at 0, and the window after it.
+        let (mut after_zero, mut next_to_zero) = (false, false);
         while min < max {
             let mut med = min + (max - min) / 2;
-            if windows >= 2 && min < 0 && max > 0 {
+            if after_zero && (min == 1 || max == 0) {
+                // The window at 0 said the score is 1 or more (0 or less), and no
+                // more: ask next to 0 first. A score of 1 (a win with the last
+                // stone, the empty board's) or 0 then takes no more windows; the
+                // usual halving would first prove the expensive bounds 3 and 2,
+                // each about as hard as 1 itself when the score is 1.
+                med = if min == 1 { 1 } else { -1 };
+                next_to_zero = true;
+            } else if windows >= 2 && min < 0 && max > 0 {
                 // Two windows left 0 inside: the score is likely near it, where the
                 // claimeven and odd-threat bounds (0, -1 and 1) cut the most.
                 med = 0;
@@ -345,6 +356,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 med = max / 2;
             }
             let before = self.nodes;
+            after_zero = med == 0 && !next_to_zero;
             let r = self.negamax(pos, med, med + 1, their_wins, Known::default());
             if self.stopped {
                 break;
