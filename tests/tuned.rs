@@ -102,12 +102,12 @@ fn edge_positions() {
 fn node_counts_are_pinned() {
     let pins = [
         // (set, first N positions, strong total, weak total)
-        ("Test_L3_R1", 100, 1_781, 1_027),
-        ("Test_L2_R1", 100, 9_903, 2_378),
-        ("Test_L2_R2", 100, 1_340_907, 405_548),
-        ("Test_L1_R1", 100, 109_416, 336_687),
-        ("Test_L1_R2", 20, 4_983_968, 233_262),
-        ("Test_L1_R3", 3, 17_890_236, 3_985_819),
+        ("Test_L3_R1", 100, 1_775, 1_019),
+        ("Test_L2_R1", 100, 9_708, 2_309),
+        ("Test_L2_R2", 100, 1_293_910, 370_061),
+        ("Test_L1_R1", 100, 117_986, 323_383),
+        ("Test_L1_R2", 20, 4_899_471, 206_212),
+        ("Test_L1_R3", 3, 17_195_667, 3_833_269),
     ];
     let mut solver = tuned();
     for (set, n, strong, weak) in pins {

@@ -42,7 +42,7 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 ///
 /// It applies when the number of empty cells is even, that is when an even number
 /// of columns hold an odd number of empty cells ("odd columns"). Call the rows at
-/// an even distance below the top row the player's rows (rows 0, 2, 4 on 7x6) and
+/// an odd distance below the top row the player's rows (rows 0, 2, 4 on 7x6) and
 /// the others the opponent's rows. The opponent's strategy:
 ///
 /// * a move in an even column (it lands on a player's row) is answered just above
@@ -293,10 +293,10 @@ const fn may_align_with_half<const W: usize, const H: usize>(base: u64, conteste
     }
 }
 
-/// The cells of the rows at an even distance below the top row (rows 0, 2, 4 on
+/// The cells of the rows at an odd distance below the top row (rows 0, 2, 4 on
 /// 7x6): the first player's rows in the [`claimeven_bound`] strategies.
 #[inline]
-const fn player_rows<const W: usize, const H: usize>() -> u64 {
+pub(crate) const fn player_rows<const W: usize, const H: usize>() -> u64 {
     Board::<W, H>::BOTTOM_MASK * rows_with_parity(H, 0)
 }
 

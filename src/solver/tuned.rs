@@ -15,7 +15,9 @@
 //!   so the node returns it at once; when no move does, the mover wins a stone
 //!   later at best, one less than the usual bound.
 //! * **Move ordering.** Moves are sorted by the number of winning cells they create
-//!   for the mover ([`MoveSorter`]), center first among ties.
+//!   for the mover ([`MoveSorter`]); among ties, a move just under a winning cell
+//!   of the mover's on the mover's own rows (a zugzwang threat the opponent would
+//!   block at once) comes last, and the center first.
 //! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
 //!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
 //!   leaves the player only every other row: if those cells hold no four, the
@@ -40,7 +42,7 @@
 
 use super::parity::{
     children, claimeven_bound, claimeven_move_with, column, odd_threat_bound,
-    odd_threat_bound_with, odd_threat_refuted_with,
+    odd_threat_bound_with, odd_threat_refuted_with, player_rows,
 };
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
@@ -580,12 +582,25 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
         }
 
+        // The rows where the mover's threats win by zugzwang (see `parity`): the
+        // player's rows with an even number of empty cells, the others with an odd.
+        let own_rows = if (Self::CELLS - n) % 2 == 0 {
+            player_rows::<W, H>()
+        } else {
+            Board::<W, H>::BOARD_MASK & !player_rows::<W, H>()
+        };
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                moves.add(mv, wins_after[col].count_ones());
+                // Each winning cell the move creates counts 2; the move counts 1
+                // more unless it is played just under a winning cell of its own on
+                // the mover's rows (a zugzwang threat the opponent would then
+                // block at once).
+                let wins = wins_after[col];
+                let wasted = (mv << 1) & wins & own_rows != 0;
+                moves.add(mv, 2 * wins.count_ones() + u32::from(!wasted));
             }
         }
 
