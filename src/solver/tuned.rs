@@ -548,10 +548,13 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // cannot raise alpha: leave them out.
         let mut child_odd_threat = [None; W];
         let odd_threat_known = odd_empties && alpha >= -Self::PARITY_BOUND;
+        // The best value the moves left out may have (`i32::MIN`: none left out).
+        let mut left_out = i32::MIN;
         if odd_threat_known {
             let (refuted, best) =
                 odd_threat_refuted_with(pos, next, alpha, their_wins, &mut child_odd_threat);
             next &= !refuted;
+            left_out = best;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
                 self.store(key, best, Bound::Upper, None, depth);
@@ -560,25 +563,42 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
 
         // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
-        // `-u >= beta` refutes this node without a search. Only worth its probes far
-        // from the end, where a search costs more than W probes.
+        // `-u >= beta` refutes this node without a search; a child whose stored lower
+        // bound `l` makes `-l <= alpha` cannot raise alpha and is left out. Only
+        // worth their probes far from the end, where a search costs more than W
+        // probes.
         if n < Self::ETC_BELOW {
             for &(mv, child_key) in &child_keys[..child_count] {
                 if mv & next == 0 {
                     continue;
                 }
-                if let Some(Hit {
-                    score: u,
-                    bound: Bound::Upper | Bound::Exact,
-                    ..
-                }) = self.table.probe(child_key)
-                    && -u >= beta
-                {
-                    let best = Some(Self::stored_column(mv, mirrored));
-                    let depth = self.depth(n, nodes0);
-                    self.store(key, -u, Bound::Lower, best, depth);
-                    return -u;
+                match self.table.probe(child_key) {
+                    Some(Hit {
+                        score: u,
+                        bound: Bound::Upper | Bound::Exact,
+                        ..
+                    }) if -u >= beta => {
+                        let best = Some(Self::stored_column(mv, mirrored));
+                        let depth = self.depth(n, nodes0);
+                        self.store(key, -u, Bound::Lower, best, depth);
+                        return -u;
+                    }
+                    Some(Hit {
+                        score: l,
+                        bound: Bound::Lower,
+                        ..
+                    }) if -l <= alpha => {
+                        next &= !mv;
+                        left_out = left_out.max(-l);
+                    }
+                    _ => {}
                 }
+            }
+            // Every move is worth at most `left_out` (<= alpha).
+            if next == 0 {
+                let depth = self.depth(n, nodes0);
+                self.store(key, left_out, Bound::Upper, None, depth);
+                return left_out;
             }
         }
 
