@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::book::Book7x6;
 use crate::solver::{Config, Mode, SolveError, Solver7x6, StopFlag};
 use crate::table::{TableError, TableStats};
 use crate::testset::TestSet;
@@ -12,7 +13,7 @@ use crate::testset::TestSet;
 /// Figures for one (configuration, mode, test set) run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
-    /// Solver name (`reference`, ...).
+    /// Solver name (`reference`, `tuned`, `tuned+book`: see [`solver_name`]).
     pub solver: String,
     /// The table options ([`Config::label`]: `upper/always/64`, ...).
     pub config: String,
@@ -92,7 +93,17 @@ pub fn expected(mode: Mode, score: i32) -> i32 {
     }
 }
 
+/// The name of a configuration's solver in reports: the search's name, with
+/// `+book` when it answers from an opening book.
+pub fn solver_name(config: &Config) -> String {
+    let book = if config.book { "+book" } else { "" };
+    format!("{}{book}", config.kind.name())
+}
+
 /// Runs every set through every configuration in every mode.
+///
+/// The configurations whose `book` flag is set answer from `book`, or from the
+/// built-in book if `None`.
 ///
 /// `limit` keeps only the first positions of each set. `tick` is called once per
 /// position solved (for a progress bar). Setting `stop` ends the run within a
@@ -105,6 +116,7 @@ pub fn expected(mode: Mode, score: i32) -> i32 {
 /// [`Config::check`] to fail before any work is done).
 pub fn run(
     configs: &[Config],
+    book: Option<&Book7x6>,
     modes: &[Mode],
     sets: &[TestSet],
     limit: Option<usize>,
@@ -115,6 +127,9 @@ pub fn run(
     for &mode in modes {
         for config in configs {
             let mut solver = Solver7x6::new(*config)?;
+            if config.book && book.is_some() {
+                solver.set_book(book.cloned());
+            }
             solver.set_stop_flag(stop.clone());
             for set in sets {
                 let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
@@ -145,7 +160,7 @@ pub fn run(
                     if s.score != want {
                         mismatches += 1;
                         report.mismatches.push(Mismatch {
-                            solver: config.kind.name().to_string(),
+                            solver: solver_name(config),
                             config: config.label(),
                             mode: mode_name(mode),
                             set: set.name.clone(),
@@ -161,7 +176,7 @@ pub fn run(
                     let secs = time.as_secs_f64();
                     let count = solved as f64;
                     report.rows.push(Row {
-                        solver: config.kind.name().to_string(),
+                        solver: solver_name(config),
                         config: config.label(),
                         default_table: config.is_default_table(),
                         mode: mode_name(mode),

@@ -16,12 +16,35 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! The opening book built into the binary answers every position with at most its
+//! depth stones at once, with no search; [`Solver::set_book`] gives another book,
+//! [`Config::book`] turns it off:
+//!
+//! ```
+//! use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
+//!
+//! let mut solver = Solver7x6::new(Config::default())?;
+//! let empty = solver.solve(&Position::new(), Mode::Strong)?;
+//! // The first player wins with their last stone (22 - 21 = 1), found in the book.
+//! assert_eq!((empty.score, empty.nodes), (1, 0));
+//!
+//! let book = Book7x6::builtin().expect("7x6 has a built-in book");
+//! println!("{} positions of up to {} stones", book.len(), book.depth());
+//! // Another book: `Book7x6::read(path)?`; no book at all:
+//! let mut searching = Solver7x6::new(Config::tuned_without_book())?;
+//! let p = Position::parse("44455554221")?; // 11 stones: searched either way
+//! assert_eq!(searching.solve(&p, Mode::Strong)?.score, -15);
+//! solver.set_book(Some(book));
+//! assert_eq!(solver.solve(&p, Mode::Strong)?.score, -15);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! A long search can be stopped from another thread through a [`StopFlag`]:
 //!
 //! ```
 //! use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
 //!
-//! let mut solver = Solver7x6::new(Config::default())?;
+//! let mut solver = Solver7x6::new(Config::tuned_without_book())?;
 //! let stop = StopFlag::new();
 //! solver.set_stop_flag(stop.clone());
 //! stop.stop(); // e.g. from a Ctrl-C handler
@@ -29,6 +52,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod book;
 pub mod generate;
 pub mod harness;
 pub mod input;
@@ -38,6 +62,7 @@ pub mod solver;
 pub mod table;
 pub mod testset;
 
+pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position};
 pub use solver::{
     Config, DepthKind, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6, SolverKind,

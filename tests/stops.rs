@@ -26,9 +26,13 @@ fn scratch(name: &str, contents: &str) -> PathBuf {
     path
 }
 
+/// The command, without the opening book: the empty board must take a search.
 fn c4(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_c4solver"));
-    c.args(args).stdin(Stdio::null()).stderr(Stdio::piped());
+    c.args(args)
+        .arg("--no-book")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
     c
 }
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use c4solver::book::layers::Shard;
 use c4solver::testset::{Difficulty, Stage};
 use c4solver::{DepthKind, ReplaceKind, SolverKind, TableKind};
 
@@ -57,6 +58,96 @@ pub enum Command {
     /// begin easy, begin medium, begin hard (a position with s stones ends within
     /// 42 - s moves).
     Generate(GenerateArgs),
+    /// Opening books: generate one (resumable, sharded across machines), merge
+    /// shards, verify one against a book-free solve, describe one.
+    Book(BookArgs),
+}
+
+/// `book` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookArgs {
+    /// What to do with books.
+    #[command(subcommand)]
+    pub action: BookAction,
+}
+
+/// `book` subcommands.
+#[derive(Subcommand, Debug, Clone)]
+pub enum BookAction {
+    /// Solve every position of the deepest layer (or one shard of it) on every
+    /// core, then fill the shallower layers and write the book.
+    ///
+    /// Resumable: every solved position goes at once into the checkpoint
+    /// OUT.ckpt; stopped at any moment and started again with the same
+    /// arguments, it goes on where it was.
+    Generate(BookGenerateArgs),
+    /// Merge the K shards of one generation into a book.
+    Merge(BookMergeArgs),
+    /// Check a book: its layers against each other, and a random sample of its
+    /// entries (default: all) against a book-free solve. Prints `moves score`
+    /// per entry checked.
+    Verify(BookVerifyArgs),
+    /// Describe a book (default: the built-in one): depth, entries, bytes,
+    /// checksum, and won, drawn and lost positions per number of stones.
+    Info(BookInfoArgs),
+}
+
+/// `book generate` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookGenerateArgs {
+    /// The book's depth: the most stones of a stored position (0 to 41). (Named
+    /// `--stones` because the global `--depth` is the table's depth measure.)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=41))]
+    pub stones: u8,
+
+    /// Solve only shard I of K of the deepest layer (then `book merge` the K
+    /// shards).
+    #[arg(long, value_name = "I/K")]
+    pub shard: Option<Shard>,
+
+    /// The book (or shard) file to write; the checkpoint is OUT.ckpt.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `book merge` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookMergeArgs {
+    /// The shard files (all K of them, in any order).
+    #[arg(value_name = "SHARD", required = true)]
+    pub shards: Vec<PathBuf>,
+
+    /// The book file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `book verify` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookVerifyArgs {
+    /// The book (or shard) file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Re-solve only K entries drawn at random (default: every entry).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: Option<u64>,
+
+    /// Seed of the random sample (same seed, same sample).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `book info` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookInfoArgs {
+    /// The book (or shard) file (default: the built-in book).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options shared by `solve` and bare `c4solver`.
@@ -213,6 +304,17 @@ pub struct EngineArgs {
     /// Worker threads (default: every core). `bench` uses one unless told.
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+
+    /// Opening book: `--book FILE` uses that book instead of the built-in one;
+    /// `--book` alone, the built-in one (put it after any file or set names).
+    /// Every command but `bench` uses the built-in book unless told otherwise;
+    /// `bench --book` runs every set with and without the book, side by side.
+    #[arg(long, global = true, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_book")]
+    pub book: Option<Option<PathBuf>>,
+
+    /// No opening book: every position is searched.
+    #[arg(long, global = true)]
+    pub no_book: bool,
 }
 
 impl Cli {
@@ -230,7 +332,7 @@ impl Cli {
                 let takes = match command {
                     Command::Solve(_) => true,
                     Command::Bench(_) => *flag != "--stats",
-                    Command::Generate(_) => false,
+                    Command::Generate(_) | Command::Book(_) => false,
                 };
                 return Err(usage(if takes {
                     format!("{flag} goes after the subcommand: `c4solver {name} {flag}`")
@@ -268,6 +370,7 @@ impl Command {
             Command::Solve(_) => "solve",
             Command::Bench(_) => "bench",
             Command::Generate(_) => "generate",
+            Command::Book(_) => "book",
         }
     }
 }
@@ -544,6 +647,43 @@ mod tests {
                 assert!(e.to_string().contains("are never"), "{e}");
             }
         }
+    }
+
+    #[test]
+    fn book_options() {
+        let cli = parse(&["c4solver", "solve", "--book", "my.book", "f"]).unwrap();
+        assert_eq!(cli.engine.book, Some(Some(PathBuf::from("my.book"))));
+        let cli = parse(&["c4solver", "bench", "set", "--book"]).unwrap();
+        assert_eq!(cli.engine.book, Some(None));
+        assert!(parse(&["c4solver", "--book", "a", "--no-book"]).is_err());
+        let cli = parse(&[
+            "c4solver", "book", "generate", "--stones", "8", "--shard", "2/5", "--out", "b",
+        ])
+        .unwrap();
+        let Some(Command::Book(BookArgs {
+            action: BookAction::Generate(g),
+        })) = cli.command
+        else {
+            panic!("not book generate")
+        };
+        assert_eq!((g.stones, g.shard), (8, Some(Shard { index: 2, count: 5 })));
+        for bad in ["0/5", "6/5", "5"] {
+            let args = [
+                "c4solver", "book", "generate", "--stones", "8", "--out", "b",
+            ];
+            assert!(
+                parse(&[&args[..], &["--shard", bad]].concat()).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(
+            parse(&[
+                "c4solver", "book", "generate", "--stones", "42", "--out", "b"
+            ])
+            .is_err()
+        );
+        assert!(parse(&["c4solver", "book", "merge", "--out", "b"]).is_err());
+        assert!(parse(&["c4solver", "book", "verify", "f", "--sample", "0"]).is_err());
     }
 
     #[test]

@@ -1,15 +1,19 @@
 //! From the engine options (`--solver`, `--table`, `--replace`, `--depth`,
-//! `--table-mb`, `--keep-table`) to solver configurations.
+//! `--table-mb`, `--keep-table`, `--threads`, `--book`, `--no-book`) to solver
+//! configurations.
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
-use c4solver::{Config, DepthKind, ReplaceKind, Solver7x6, SolverKind, TableKind};
+use c4solver::{
+    Book7x6, BookError, Config, DepthKind, ReplaceKind, Solver7x6, SolverKind, TableKind,
+};
 
 use super::args::EngineArgs;
 
 /// Every combination of the listed values, without duplicates (`--depth` does not
-/// matter to `always`). The search is `tuned` unless `--solver` says otherwise;
-/// without `--table`, each search gets its own table design.
+/// matter to `always`), all without the book (`bench` adds the book's rows). The
+/// search is `tuned` unless `--solver` says otherwise; without `--table`, each
+/// search gets its own table design.
 ///
 /// Combinations that cannot be built (a policy the design does not offer, a size
 /// too small for the design's keys) are returned apart, each with the reason.
@@ -44,6 +48,7 @@ pub fn configs(engine: &EngineArgs, stats: bool) -> (Vec<Config>, Vec<(Config, S
                                 depth.into()
                             },
                             stats,
+                            book: false,
                         };
                         if good.contains(&config) || left_out.iter().any(|(c, _)| *c == config) {
                             continue;
@@ -61,12 +66,56 @@ pub fn configs(engine: &EngineArgs, stats: bool) -> (Vec<Config>, Vec<(Config, S
 }
 
 /// The one configuration of a command that runs a single solver (`solve`,
-/// `generate`), built.
+/// `generate`), built, with the book the options choose (the built-in one unless
+/// `--no-book` or `--book FILE`).
 ///
 /// # Errors
-/// A list where one value is expected, or a table that cannot be built, with a
-/// message naming the command.
+/// A list where one value is expected, a table that cannot be built, or a book
+/// file that cannot be read, with a message naming the command or the file.
 pub fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Solver7x6> {
+    let config = single_config(engine, command, stats)?;
+    let mut solver = Solver7x6::new(config)?;
+    if let Some(book) = book_file(engine)? {
+        solver.set_book(Some(book));
+    }
+    Ok(solver)
+}
+
+/// The book file of `--book FILE`, read and checked.
+///
+/// # Errors
+/// A file that is not a whole 7x6 book, with the reason.
+pub fn book_file(engine: &EngineArgs) -> anyhow::Result<Option<Book7x6>> {
+    let Some(Some(path)) = &engine.book else {
+        return Ok(None);
+    };
+    let book = Book7x6::read(path).map_err(|e| match e {
+        BookError::Io { .. } => anyhow!("--book {e}"),
+        BookError::BadMagic => anyhow!(
+            "--book {}: {e} (--book takes the next name as its file: to name the built-in \
+             book, put --book after the other arguments)",
+            path.display()
+        ),
+        e => anyhow!("--book {}: {e}", path.display()),
+    })?;
+    Ok(Some(book))
+}
+
+/// Worker threads: `--threads N`, or every core.
+pub fn threads(engine: &EngineArgs) -> usize {
+    engine.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+/// The one configuration of a command that runs a single solver, unbuilt; its
+/// `book` flag says whether the built-in book is used (`--book FILE` is read by
+/// [`book_file`]).
+///
+/// # Errors
+/// As [`single_solver`], but for the book file.
+pub fn single_config(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Config> {
     let lists = [
         ("--solver", engine.solver.len()),
         ("--table", engine.table.len()),
@@ -81,5 +130,8 @@ pub fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow:
     if let Some((_, reason)) = left_out.first() {
         bail!("{reason}");
     }
-    Ok(Solver7x6::new(good[0])?)
+    Ok(Config {
+        book: !engine.no_book && matches!(engine.book, None | Some(None)),
+        ..good[0]
+    })
 }

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod bench;
+mod book;
 mod engine;
 mod generate;
 mod output;
@@ -64,6 +65,7 @@ pub fn run(cli: Cli) -> Outcome {
         Some(Command::Solve(s)) => solve::run(&s.args, &s.files, &cli.engine, &signals),
         Some(Command::Bench(b)) => bench::run(b, &cli.engine, &signals),
         Some(Command::Generate(g)) => generate::run(g, &cli.engine, &signals),
+        Some(Command::Book(b)) => book::run(b, &cli.engine, &signals),
     };
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");

@@ -12,6 +12,7 @@ pub mod tuned;
 
 use std::time::{Duration, Instant};
 
+use crate::book::Book;
 use crate::position::Board;
 use crate::table::{
     Always, BoundTable, Bucket, CompactTable, DepthPreferred, Table, TableError, TableStats,
@@ -170,11 +171,16 @@ pub struct Config {
     pub depth: DepthKind,
     /// Count table statistics (see [`Solver::last_stats`]).
     pub stats: bool,
+    /// Answer a position of at most the book's depth stones from the opening book
+    /// built into the binary ([`Book::builtin`], 7x6 only), with no search;
+    /// [`Solver::set_book`] gives another.
+    pub book: bool,
 }
 
 impl Default for Config {
     /// The tuned configuration: the tuned search with its 64 MB compact table,
-    /// cleared before each position (the command line's default too).
+    /// cleared before each position, and the built-in opening book (the command
+    /// line's default too, but for `bench`).
     fn default() -> Self {
         Config {
             kind: SolverKind::Tuned,
@@ -184,6 +190,7 @@ impl Default for Config {
             replace: ReplaceKind::Always,
             depth: DepthKind::Cells,
             stats: false,
+            book: true,
         }
     }
 }
@@ -195,15 +202,28 @@ impl Config {
     }
 
     /// The reference configuration: the tutorial's part-7 solver with its 64 MB
-    /// upper-bound, always-replace table, cleared before each position; the
-    /// baseline every other configuration is measured against.
+    /// upper-bound, always-replace table, cleared before each position, and no
+    /// book; the baseline every other configuration is measured against.
     pub fn reference() -> Self {
-        Self::for_solver(SolverKind::Reference)
+        Config {
+            book: false,
+            ..Self::for_solver(SolverKind::Reference)
+        }
+    }
+
+    /// The tuned configuration without the opening book: every position is
+    /// searched.
+    pub fn tuned_without_book() -> Self {
+        Config {
+            book: false,
+            ..Self::default()
+        }
     }
 
     /// The default configuration of `kind`'s search: its own 64 MB table
     /// ([`TableKind::Upper`] for the reference search, [`TableKind::Compact`] for
-    /// the tuned one), always replaced, cleared before each position.
+    /// the tuned one), always replaced, cleared before each position, with the
+    /// built-in book.
     pub fn for_solver(kind: SolverKind) -> Self {
         Config {
             kind,
@@ -265,7 +285,8 @@ impl Config {
     }
 
     /// A short name of the table options: `upper/always/64`, `bounds/bucket/16`,
-    /// `bounds/depth:work/64`, with `/keep` when the table is kept.
+    /// `bounds/depth:work/64`, with `/keep` when the table is kept (the book is
+    /// not a table option: see [`Config::book`]).
     pub fn label(&self) -> String {
         let depth = if self.replace != ReplaceKind::Always && self.depth == DepthKind::Work {
             ":work"
@@ -434,12 +455,17 @@ fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
 }
 
 /// A solver for `W`x`H` boards; see the module documentation.
+///
+/// A position with at most the opening book's depth stones is answered from the
+/// book with no search (a search from a deeper position never reaches such a
+/// position, so the book is looked up once, before the search).
 #[derive(Clone, Debug)]
 pub struct Solver<const W: usize, const H: usize> {
     config: Config,
     engine: Engine<W, H>,
     stats: Option<TableStats>,
     stop: StopFlag,
+    book: Option<Book<W, H>>,
 }
 
 /// The solver for the standard 7x6 board.
@@ -476,7 +502,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             engine,
             stats: None,
             stop: StopFlag::new(),
+            book: if config.book { Book::builtin() } else { None },
         })
+    }
+
+    /// Uses `book` (a whole book: see [`Book::read`]) instead of the built-in
+    /// one, or no book at all with `None`.
+    pub fn set_book(&mut self, book: Option<Book<W, H>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    pub fn book(&self) -> Option<&Book<W, H>> {
+        self.book.as_ref()
     }
 
     /// Makes every later search poll `flag` and stop when it is set: the solve then
@@ -546,7 +584,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// it is `>= beta`. With `beta = alpha + 1` this tests whether the score is at
     /// least `beta`.
     ///
-    /// The table is cleared first unless the configuration keeps it.
+    /// A position the opening book holds is answered from it, clamped to the
+    /// window, with 0 nodes. Otherwise the table is cleared first unless the
+    /// configuration keeps it.
     ///
     /// # Panics
     /// In debug builds, if `alpha >= beta`.
@@ -562,6 +602,17 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         debug_assert!(alpha < beta);
         if pos.has_four() {
             return Err(SolveError::GameOver);
+        }
+        if let Some(book) = &self.book {
+            let start = Instant::now();
+            if let Some(score) = book.score(pos) {
+                self.stats = None;
+                return Ok(Solution {
+                    score: score.clamp(alpha, beta),
+                    nodes: 0,
+                    time: start.elapsed(),
+                });
+            }
         }
         if !self.config.keep_table {
             self.clear();
@@ -632,7 +683,7 @@ mod tests {
 
     #[test]
     fn a_stopped_search_says_so_and_the_solver_works_again() {
-        for config in [Config::reference(), Config::tuned()] {
+        for config in [Config::reference(), Config::tuned_without_book()] {
             let mut s = Solver7x6::new(config).unwrap();
             let flag = StopFlag::new();
             s.set_stop_flag(flag.clone());
