@@ -1,7 +1,7 @@
 //! The built-in 7x6 book against independent oracles: its layers against each
 //! other, the published numbers of positions per ply, John Tromp's 8-ply
-//! database, Pascal Pons' labelled sets, and book-free null-window searches on a
-//! random sample of its deepest layer.
+//! database, connect-four-ai's embedded book, Pascal Pons' labelled sets, and
+//! book-free null-window searches on a random sample of its deepest layer.
 
 mod common;
 
@@ -110,6 +110,28 @@ fn tromps_8_ply_database() {
         }
     }
     assert_eq!((won, lost, drawn), (44_473, 16_635, 6_449));
+}
+
+/// connect-four-ai 1.0 (a Rust port of Pons' final solver that shares no code with
+/// c4solver) embeds its own depth-8 book of exact scores: every entry of ours with
+/// at most 8 stones must be its answer too.
+#[test]
+fn every_entry_agrees_with_connect_four_ai() {
+    use connect_four_ai::{Position as OtherPosition, Solver as OtherSolver};
+    let book = builtin();
+    let mut other = OtherSolver::new();
+    let mut checked = 0;
+    for (key, score) in book.entries() {
+        if Position::from_key(key).unwrap().moves_played() > 8 {
+            continue;
+        }
+        let moves = c4solver::book::layers::moves_to::<7, 6>(key).expect("reachable");
+        let p = OtherPosition::from_moves(&moves).unwrap();
+        other.reset();
+        assert_eq!(i32::from(other.solve(&p)), score, "{moves}");
+        checked += 1;
+    }
+    assert_eq!(checked, book.len().min(129_498));
 }
 
 #[test]
