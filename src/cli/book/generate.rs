@@ -1,6 +1,10 @@
 //! `c4solver book generate`: solve the deepest layer (or a shard of it) on every
 //! core, resumably, then write the book.
 
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
 use c4solver::book::generate::{Generation, Options, Outcome as Ended};
 use c4solver::book::layers::Shard;
 
@@ -48,8 +52,11 @@ pub fn run(
     );
     bar.set_position(done as u64);
     bar.reset_eta();
+    // No terminal (a batch job's log): a line a minute instead of the bar.
+    let log = Log::new(done, total, !std::io::stderr().is_terminal());
     let ended = generation.run(signals.stop_flag(), &|done, _| {
-        bar.set_position(done as u64)
+        bar.set_position(done as u64);
+        log.tick(done);
     });
     bar.finish_and_clear();
     match ended? {
@@ -71,4 +78,47 @@ pub fn run(
         ),
     }
     Ok(Outcome::Ok)
+}
+
+/// Progress lines on stderr, at most one a minute, when no bar is drawn.
+struct Log {
+    on: bool,
+    start: Instant,
+    first: usize,
+    total: usize,
+    last: Mutex<Instant>,
+}
+
+impl Log {
+    const EVERY: Duration = Duration::from_secs(60);
+
+    fn new(first: usize, total: usize, on: bool) -> Self {
+        let now = Instant::now();
+        Log {
+            on,
+            start: now,
+            first,
+            total,
+            last: Mutex::new(now),
+        }
+    }
+
+    fn tick(&self, done: usize) {
+        if !self.on {
+            return;
+        }
+        let mut last = self.last.lock().expect("no panic while logging");
+        if last.elapsed() < Self::EVERY {
+            return;
+        }
+        *last = Instant::now();
+        let secs = self.start.elapsed().as_secs_f64();
+        let rate = (done - self.first) as f64 / secs;
+        let left = (self.total - done) as f64 / rate.max(1e-9);
+        eprintln!(
+            "c4solver: {done} of {} positions solved, {rate:.2}/s, about {:.0} min left",
+            self.total,
+            left / 60.0
+        );
+    }
 }
