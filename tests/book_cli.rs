@@ -144,6 +144,51 @@ fn bench_with_the_book_shows_both_side_by_side() {
     assert!(t.contains("time vs tuned"), "{t}");
 }
 
+#[test]
+fn book_merge_checks_its_shards() {
+    // One shard of two: refused, naming the missing one.
+    let key = c4solver::Position::parse("1234").unwrap().canonical_key();
+    let shard = scratch("shard-1-of-2.c4book");
+    std::fs::write(
+        &shard,
+        c4solver::book::encode::<7, 6>(4, 4, (1, 2), &[(key, 0)]),
+    )
+    .unwrap();
+    let out = scratch("merged.c4book");
+    let o = run(
+        &[
+            "book",
+            "merge",
+            shard.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("shard 2/2 is missing"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A whole book merges into itself.
+    let whole = scratch("whole.c4book");
+    let bytes = Book7x6::builtin().unwrap().bytes().to_vec();
+    std::fs::write(&whole, &bytes).unwrap();
+    let o = run(
+        &[
+            "book",
+            "merge",
+            whole.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+}
+
 /// Records in a checkpoint file (64-byte header, 32-byte records).
 fn records(path: &std::path::Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len().saturating_sub(64) / 32)
