@@ -257,17 +257,13 @@ pub struct EngineArgs {
     #[arg(long, global = true, value_enum, value_delimiter = ',')]
     pub solver: Vec<SolverArg>,
 
-    /// Table size in MB; the table holds the largest prime number of entries (or
-    /// sets of entries) that fits: 8-byte entries for `upper` and `bounds` (64 MB:
-    /// 8,388,593), 4-byte entries for `compact` (64 MB: 16,777,213; at least 63 MB).
-    /// `bench` accepts a comma-separated list.
-    #[arg(
-        long,
-        global = true,
-        value_name = "N",
-        value_delimiter = ',',
-        default_value = "64"
-    )]
+    /// Table memory in MB, in all: shared out equally among the workers (each
+    /// gets N / threads; default: 64 per worker). A table holds the largest prime
+    /// number of entries (or sets of entries) that fits: 8-byte entries for `upper`
+    /// and `bounds` (64 MB: 8,388,593), 4-byte entries for `compact` (64 MB:
+    /// 16,777,213; 8-byte entries below 63 MB). `bench` accepts a comma-separated
+    /// list.
+    #[arg(long, global = true, value_name = "N", value_delimiter = ',')]
     pub table_mb: Vec<usize>,
 
     /// Table design (`bench` accepts a comma-separated list). Default: each
@@ -301,7 +297,10 @@ pub struct EngineArgs {
     #[arg(long, global = true)]
     pub keep_table: bool,
 
-    /// Worker threads (default: every core). `bench` uses one unless told.
+    /// Worker threads (default: every core). Lines are solved in parallel, one per
+    /// worker with its own table, and printed in input order; when fewer lines
+    /// than workers remain, idle workers join the searches still running. `bench`
+    /// uses one unless told (with more, it reports throughput).
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
 
@@ -402,7 +401,7 @@ pub enum TableArg {
     /// Chess-style: upper, lower and exact bounds with the best move.
     Bounds,
     /// The tuned solver's: one upper or lower bound in 4 bytes, always replaced
-    /// (at least 63 MB on 7x6).
+    /// (8 bytes holding the whole key below 63 MB on 7x6).
     Compact,
 }
 

@@ -55,7 +55,11 @@ pub fn run(
         _ => vec![Mode::Strong, Mode::Weak],
     };
     // Every combination is checked before any work is done.
-    let (mut configs, left_out) = engine::configs(engine_args, args.compare);
+    // One thread unless told: the rows then give each position's own time.
+    let threads = engine_args
+        .threads
+        .map_or(1, |t| usize::try_from(t).unwrap_or(1));
+    let (mut configs, left_out) = engine::configs(engine_args, args.compare, threads)?;
     for (config, reason) in &left_out {
         eprintln!(
             "c4solver: left out {} {}: {reason}",
@@ -79,13 +83,14 @@ pub fn run(
         (per_pass * modes.len() * configs.len()) as u64,
         "{bar:40} {pos}/{len} positions [{elapsed_precise}, eta {eta}]",
     );
-    let report = harness::run(
+    let report = harness::run_threads(
         &configs,
         book.as_ref(),
         &modes,
         &sets,
         limit,
         signals.stop_flag(),
+        threads,
         || bar.inc(1),
     )?;
     bar.finish_and_clear();

@@ -8,6 +8,7 @@ mod book;
 mod engine;
 mod generate;
 mod output;
+mod pool;
 mod progress;
 mod signals;
 mod solve;
