@@ -7,10 +7,12 @@
 //!   channel, or any iterator), numbered 0, 1, 2, ... in the order they are taken.
 //! * **Workers** are threads, one per worker state (a solver each, with its own
 //!   table, so that a job's answer and node count are those of one thread).
-//! * **Order and memory.** Results reach `deliver` in job order, on the calling
-//!   thread. A worker takes job `n` only once job `n - WINDOW` is delivered, so at
-//!   most `WINDOW` results wait for a slow job before it, whatever the input's
-//!   length; the job source's channel and the result channel are bounded too.
+//! * **Order and memory.** Results reach `deliver` in job order, one call at a
+//!   time, on the worker that finished the job next in order (no thread hand-off
+//!   per job: a million easy lines cost no more than on one thread). A worker
+//!   takes job `n` only once job `n - WINDOW` is delivered, so at most `WINDOW`
+//!   results wait for a slow job before it, whatever the input's length; the job
+//!   source's channel is bounded too.
 //! * **The end of a stream.** A worker that finds the input exhausted lends its
 //!   thread to a search still running ([`Helper::help`]): the one with the fewest
 //!   helpers, the oldest first. If the whole input was fewer jobs than workers
@@ -23,8 +25,8 @@
 //!   returned, in order, for the caller to write or drop.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -103,11 +105,13 @@ pub struct Worker<S> {
     pub helper: Option<Helper>,
 }
 
-/// What a worker is doing, seen by the idle ones.
-#[derive(Clone, Copy)]
+/// What a worker is doing, seen by the idle ones (a hint: read without a lock).
+#[derive(Default)]
 struct Busy {
-    seq: u64,
-    helpers: usize,
+    /// The job it is working on, plus one; 0 when idle.
+    job: AtomicU64,
+    /// Idle workers lent to it now.
+    helpers: AtomicUsize,
 }
 
 struct Source<Q> {
@@ -116,12 +120,23 @@ struct Source<Q> {
     ended: bool,
 }
 
-struct Shared<Q> {
+/// Results waiting for their turn, and the delivery function.
+struct Order<R, D> {
+    /// The next job to deliver.
+    next: u64,
+    pending: BTreeMap<u64, R>,
+    /// False once `deliver` said stop: later results are dropped.
+    open: bool,
+    /// Workers waiting for the window to move.
+    waiting: usize,
+    deliver: D,
+}
+
+struct Shared<Q, R, D> {
     source: Mutex<Source<Q>>,
-    /// Jobs delivered so far.
-    delivered: Mutex<u64>,
-    delivered_changed: Condvar,
-    busy: Mutex<Vec<Option<Busy>>>,
+    order: Mutex<Order<R, D>>,
+    order_moved: Condvar,
+    busy: Vec<Busy>,
     /// Workers still taking jobs.
     working: AtomicUsize,
 }
@@ -131,25 +146,27 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Runs `work(state, seq, job)` on every job of `jobs` with one thread per worker,
-/// and `deliver(seq, result)` on the calling thread in job order. `work` returns
-/// `None` when `stop` interrupted it; `deliver` returns false to end the run
-/// (then `stop` is set). Returns the results left after a gap when the run was
-/// stopped (empty otherwise, and after `deliver` said stop).
+/// and `deliver(seq, result)` in job order, one call at a time (on whichever
+/// worker finished the job that was next: no hand-off to another thread). `work`
+/// returns `None` when `stop` interrupted it; `deliver` returns false to end the
+/// run (then `stop` is set). Returns the results left after a gap when the run
+/// was stopped (empty otherwise, and after `deliver` said stop).
 ///
 /// `window` bounds the results waiting for an earlier one (at least the number
 /// of workers).
-pub fn run<S, Q, R>(
+pub fn run<S, Q, R, D>(
     workers: Vec<Worker<S>>,
     jobs: Q,
     window: usize,
     stop: &StopFlag,
     work: impl Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
-    mut deliver: impl FnMut(u64, R) -> bool,
+    deliver: D,
 ) -> Vec<(u64, R)>
 where
     S: Send,
     Q: Jobs,
     R: Send,
+    D: FnMut(u64, R) -> bool + Send,
 {
     let n = workers.len();
     let window = window.max(n) as u64;
@@ -159,67 +176,86 @@ where
             next_seq: 0,
             ended: false,
         }),
-        delivered: Mutex::new(0),
-        delivered_changed: Condvar::new(),
-        busy: Mutex::new(vec![None; n]),
+        order: Mutex::new(Order {
+            next: 0,
+            pending: BTreeMap::new(),
+            open: true,
+            waiting: 0,
+            deliver,
+        }),
+        order_moved: Condvar::new(),
+        busy: (0..n).map(|_| Busy::default()).collect(),
         working: AtomicUsize::new(n),
     };
     let helpers: Vec<Option<Helper>> = workers.iter().map(|w| w.helper.clone()).collect();
-    let (tx, rx) = mpsc::sync_channel::<(u64, R)>(window as usize);
     std::thread::scope(|scope| {
         for (id, worker) in workers.into_iter().enumerate() {
-            let (tx, shared, helpers, work) = (tx.clone(), &shared, &helpers, &work);
+            let (shared, helpers, work) = (&shared, &helpers, &work);
             scope.spawn(move || {
                 let mut state = worker.state;
                 while let Some((seq, job)) = take(shared, window, stop) {
-                    lock(&shared.busy)[id] = Some(Busy { seq, helpers: 0 });
+                    shared.busy[id].job.store(seq + 1, Ordering::Relaxed);
                     let result = work(&mut state, seq, job);
-                    lock(&shared.busy)[id] = None;
+                    shared.busy[id].job.store(0, Ordering::Relaxed);
                     let Some(result) = result else { break };
-                    if tx.send((seq, result)).is_err() {
+                    if !hand_over(shared, seq, result, stop) {
                         break;
                     }
                 }
                 shared.working.fetch_sub(1, Ordering::SeqCst);
-                drop(tx);
                 lend(shared, helpers, n, stop);
             });
         }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut next = 0u64;
-        let mut open = true;
-        loop {
-            let (seq, r) = match rx.recv_timeout(POLL) {
-                Ok(x) => x,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            if !open {
-                continue;
-            }
-            pending.insert(seq, r);
-            while let Some(r) = pending.remove(&next) {
-                next += 1;
-                *lock(&shared.delivered) = next;
-                shared.delivered_changed.notify_all();
-                if !deliver(next - 1, r) {
-                    open = false;
-                    stop.stop();
-                    pending.clear();
-                    break;
-                }
-            }
+    });
+    let order = shared.order.into_inner().unwrap_or_else(|e| e.into_inner());
+    order.pending.into_iter().collect()
+}
+
+/// Adds a finished result and delivers every result that is next in order.
+/// False once the run is over for this worker (`deliver` said stop).
+fn hand_over<Q, R, D>(shared: &Shared<Q, R, D>, seq: u64, result: R, stop: &StopFlag) -> bool
+where
+    D: FnMut(u64, R) -> bool,
+{
+    let mut o = lock(&shared.order);
+    if !o.open {
+        return false;
+    }
+    let before = o.next;
+    // The usual case, one worker or jobs of even length: it is next already.
+    let mut ready = if seq == o.next {
+        Some(result)
+    } else {
+        o.pending.insert(seq, result);
+        None
+    };
+    loop {
+        let next = o.next;
+        let Some(r) = ready.take().or_else(|| o.pending.remove(&next)) else {
+            break;
+        };
+        o.next += 1;
+        if !(o.deliver)(next, r) {
+            o.open = false;
+            o.pending.clear();
+            stop.stop();
+            break;
         }
-        // Wake workers waiting for the window, so that they see the stop.
-        shared.delivered_changed.notify_all();
-        pending.into_iter().collect()
-    })
+    }
+    // Waking costs a system call: only when someone waits for the window.
+    if o.next != before && o.waiting > 0 {
+        shared.order_moved.notify_all();
+    }
+    o.open
 }
 
 /// The next job and its number, once it fits the window; `None` when the input
 /// is exhausted or the run stopped.
-fn take<Q: Jobs>(shared: &Shared<Q>, window: u64, stop: &StopFlag) -> Option<(u64, Q::Job)> {
+fn take<Q: Jobs, R, D>(
+    shared: &Shared<Q, R, D>,
+    window: u64,
+    stop: &StopFlag,
+) -> Option<(u64, Q::Job)> {
     loop {
         if stop.is_stopped() {
             return None;
@@ -229,13 +265,16 @@ fn take<Q: Jobs>(shared: &Shared<Q>, window: u64, stop: &StopFlag) -> Option<(u6
             return None;
         }
         {
-            let delivered = lock(&shared.delivered);
-            if src.next_seq >= *delivered + window {
+            let mut o = lock(&shared.order);
+            if src.next_seq >= o.next + window {
                 drop(src);
-                let _ = shared
-                    .delivered_changed
-                    .wait_timeout(delivered, POLL)
-                    .unwrap_or_else(|e| e.into_inner());
+                o.waiting += 1;
+                let mut o = shared
+                    .order_moved
+                    .wait_timeout(o, POLL)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                o.waiting -= 1;
                 continue;
             }
         }
@@ -256,7 +295,12 @@ fn take<Q: Jobs>(shared: &Shared<Q>, window: u64, stop: &StopFlag) -> Option<(u6
 
 /// An idle worker at the end of the input: joins the searches still running
 /// until every worker is done.
-fn lend<Q: Jobs>(shared: &Shared<Q>, helpers: &[Option<Helper>], n: usize, stop: &StopFlag) {
+fn lend<Q: Jobs, R, D>(
+    shared: &Shared<Q, R, D>,
+    helpers: &[Option<Helper>],
+    n: usize,
+    stop: &StopFlag,
+) {
     // The whole input fit in the pool at once: every thread on it, at once.
     let delay = if lock(&shared.source).next_seq < n as u64 {
         JOIN_AFTER
@@ -264,22 +308,21 @@ fn lend<Q: Jobs>(shared: &Shared<Q>, helpers: &[Option<Helper>], n: usize, stop:
         TAIL_JOIN_AFTER
     };
     while !stop.is_stopped() && shared.working.load(Ordering::SeqCst) > 0 {
-        let target = {
-            let mut busy = lock(&shared.busy);
-            let best = busy
-                .iter()
-                .enumerate()
-                .filter_map(|(i, b)| Some((i, (*b)?)))
-                .filter(|(i, _)| helpers[*i].is_some())
-                .min_by_key(|(_, b)| (b.helpers, b.seq))
-                .map(|(i, _)| i);
-            if let Some(i) = best
-                && let Some(b) = busy[i].as_mut()
-            {
-                b.helpers += 1;
-            }
-            best
-        };
+        let target = shared
+            .busy
+            .iter()
+            .enumerate()
+            .filter(|(i, b)| helpers[*i].is_some() && b.job.load(Ordering::Relaxed) != 0)
+            .min_by_key(|(_, b)| {
+                (
+                    b.helpers.load(Ordering::Relaxed),
+                    b.job.load(Ordering::Relaxed),
+                )
+            })
+            .map(|(i, _)| i);
+        if let Some(i) = target {
+            shared.busy[i].helpers.fetch_add(1, Ordering::Relaxed);
+        }
         let Some(i) = target else {
             // Nothing to join now (a worker between two jobs, or searches that
             // cannot be joined): look again shortly.
@@ -287,9 +330,7 @@ fn lend<Q: Jobs>(shared: &Shared<Q>, helpers: &[Option<Helper>], n: usize, stop:
             continue;
         };
         let helped = helpers[i].as_ref().is_some_and(|h| h.help(delay));
-        if let Some(b) = lock(&shared.busy)[i].as_mut() {
-            b.helpers = b.helpers.saturating_sub(1);
-        }
+        shared.busy[i].helpers.fetch_sub(1, Ordering::Relaxed);
         if !helped {
             std::thread::sleep(Duration::from_millis(1));
         }
