@@ -216,6 +216,7 @@ pub fn run(
 ///
 /// # Errors
 /// As [`run`].
+#[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
 pub fn run_threads(
     configs: &[Config],
     book: Option<&Book7x6>,

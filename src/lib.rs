@@ -52,6 +52,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+//! Several threads can search one position together over one shared table
+//! ([`solver::parallel`]); the score is the same, the nodes are those of all the
+//! threads:
+//!
+//! ```
+//! use c4solver::{Config, Mode, Position, Solver7x6};
+//!
+//! let mut solver = Solver7x6::new(Config { threads: 2, ..Config::tuned_without_book() })?;
+//! assert_eq!(solver.threads(), 2);
+//! let pos = Position::parse("32164625")?; // Begin-Easy
+//! assert_eq!(solver.solve(&pos, Mode::Strong)?.score, 11);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
 pub mod book;
 pub mod generate;
 pub mod harness;
