@@ -45,6 +45,9 @@ fuzz_target!(|data: &[u8]| {
         let changed = bytes[at..at + n] != rest[..n];
         bytes[at..at + n].copy_from_slice(&rest[..n]);
         let accepted = Book7x6::from_bytes(bytes).is_ok();
-        assert!(!(changed && accepted), "a changed built-in book was accepted");
+        assert!(
+            !(changed && accepted),
+            "a changed built-in book was accepted"
+        );
     }
 });
