@@ -212,3 +212,29 @@ fn options_go_after_the_subcommand() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`c4solver play` has no --json"));
 }
+
+#[test]
+fn a_full_board_has_no_move() {
+    // A drawn Middle-Medium position played out best fills the board with no four.
+    let start = "274552224131661";
+    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let line = solver
+        .principal_variation(&Position::parse(start).unwrap(), Mode::Strong)
+        .unwrap();
+    let full = format!("{start}{line}");
+    assert!(Position::parse(&full).unwrap().is_full());
+    let out = run_stdin(&["analyze", "--pv"], &format!("{full} 0\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{full}{} -\n", " -1000".repeat(7))
+    );
+    let out = run_stdin(&["analyze", "--json", "--pv"], &format!("{full}\n"));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(
+        v["scores"],
+        serde_json::json!([null, null, null, null, null, null, null])
+    );
+    assert_eq!(v["best"], serde_json::json!([]));
+    assert_eq!((v["score"].as_i64(), v["pv"].as_str()), (Some(0), Some("")));
+}
