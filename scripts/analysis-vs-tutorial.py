@@ -8,7 +8,8 @@ whose main() resets the solver before each line (`solver.reset()`, as c4solver
 clears its table) and appends to each output line the node count
 (`solver.getNodeCount()`) and the microseconds of the analysis, the reset not
 counted; it runs with `-a -b /nonexistent` (no opening book). C4SOLVER is a release
-build of this repository, run with `--no-book` too. Each FILE holds one position per
+build of this repository, run with `--no-book` too and on one thread
+(`--threads 1`, as the tutorial's program runs). Each FILE holds one position per
 line (moves only: the tutorial's program reads nothing else).
 
 For each file and round, the three programs run one after the other on the same
@@ -32,7 +33,7 @@ def tutorial(prog, path):
 
 
 def c4solver(prog, command, path):
-    out = subprocess.run([prog, command, '--json', '--no-book'], stdin=open(path),
+    out = subprocess.run([prog, command, '--json', '--no-book', '--threads', '1'], stdin=open(path),
                          capture_output=True, text=True, check=True).stdout
     rows = [json.loads(l) for l in out.splitlines()]
     scores = [' '.join([r['moves']] + [str(-1000 if s is None else s) for s in r.get('scores', [])])
