@@ -39,6 +39,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Every move's score, the best move and a line of best play ([`analysis`]):
+//!
+//! ```
+//! use c4solver::{Config, Mode, Position, Solver7x6};
+//!
+//! let mut solver = Solver7x6::new(Config::default())?;
+//! let pos = Position::parse("33772344")?;
+//! let analysis = solver.analyze(&pos, Mode::Strong)?;
+//! // Columns 1 and 5 (0-based 0 and 4) complete four at once: (43 - 8) / 2 = 17.
+//! assert_eq!(analysis.best_moves(), vec![0, 4]);
+//! assert_eq!(analysis.best_move(), Some(4), "the one nearest the centre");
+//! assert_eq!(solver.principal_variation_of(&analysis)?.to_string(), "5");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! A long search can be stopped from another thread through a [`StopFlag`]:
 //!
 //! ```
@@ -66,6 +81,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod analysis;
 pub mod book;
 pub mod generate;
 pub mod harness;
@@ -76,6 +92,7 @@ pub mod solver;
 pub mod table;
 pub mod testset;
 
+pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position};
 pub use solver::{

@@ -58,6 +58,21 @@ pub enum Command {
     /// begin easy, begin medium, begin hard (a position with s stones ends within
     /// 42 - s moves).
     Generate(GenerateArgs),
+    /// Score every move of positions, one per line, from files or stdin.
+    ///
+    /// Each line is a move string, optionally followed by the expected score of
+    /// the position (its best move's score), which is then checked. Prints
+    /// `moves s1 s2 s3 s4 s5 s6 s7` per line, the score of each column from the
+    /// side to move, -1000 for a full column (the line the tutorial's program
+    /// prints with -a); a move that wins at once scores (43 - stones) / 2.
+    Analyze(AnalyzeArgs),
+    /// Play a game against the solver in the terminal.
+    ///
+    /// Type a column (1-7) to play it, h for every column's score, u to take
+    /// back the last pair of moves, q to quit. When stdin is not a terminal, reads
+    /// one column per line and ends with `result: solver wins`, `result: you win`
+    /// or `result: draw` (or quietly at the end of the input).
+    Play(PlayArgs),
     /// Opening books: generate one (resumable, sharded across machines), merge
     /// shards, verify one against a book-free solve, describe one.
     Book(BookArgs),
@@ -249,6 +264,72 @@ pub struct GenerateArgs {
     pub seed: u64,
 }
 
+/// `analyze` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct AnalyzeArgs {
+    /// Weak solver: print only the sign of each score (1 win, 0 draw, -1 loss).
+    #[arg(short, long)]
+    pub weak: bool,
+
+    /// Append a line of best play for both sides to the end of the game (the
+    /// principal variation) as one more field.
+    #[arg(long)]
+    pub pv: bool,
+
+    /// Print one JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Files to read (default: stdin; `-` is stdin).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `play` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Who plays the first move.
+    #[arg(long, value_enum, default_value = "human")]
+    pub first: FirstArg,
+
+    /// How well the solver plays: perfect always plays a best move (the fastest
+    /// win, the slowest loss); strong, medium and easy pick at random among the
+    /// moves within 2, 5 and 10 points of the best.
+    #[arg(long, value_enum, default_value = "perfect")]
+    pub level: LevelArg,
+
+    /// Seed of the random choices of the lower levels (default: from the clock).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Start from this position (the moves already played, "4453") instead of
+    /// the empty board; --first still says who has the first player's stones.
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    pub start: String,
+}
+
+/// `--first` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstArg {
+    /// You play first.
+    Human,
+    /// The solver plays first.
+    Solver,
+}
+
+/// `--level` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelArg {
+    /// Always a best move.
+    Perfect,
+    /// At random among the moves within 2 points of the best.
+    Strong,
+    /// At random among the moves within 5 points of the best.
+    Medium,
+    /// At random among the moves within 10 points of the best.
+    Easy,
+}
+
 /// Options that select and size the solver; accepted before or after the subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -330,8 +411,8 @@ impl Cli {
             if let Some(flag) = flags.first() {
                 let takes = match command {
                     Command::Solve(_) => true,
-                    Command::Bench(_) => *flag != "--stats",
-                    Command::Generate(_) | Command::Book(_) => false,
+                    Command::Bench(_) | Command::Analyze(_) => *flag != "--stats",
+                    Command::Generate(_) | Command::Book(_) | Command::Play(_) => false,
                 };
                 return Err(usage(if takes {
                     format!("{flag} goes after the subcommand: `c4solver {name} {flag}`")
@@ -370,6 +451,8 @@ impl Command {
             Command::Bench(_) => "bench",
             Command::Generate(_) => "generate",
             Command::Book(_) => "book",
+            Command::Analyze(_) => "analyze",
+            Command::Play(_) => "play",
         }
     }
 }
@@ -552,6 +635,40 @@ mod tests {
         assert_eq!(cli.engine.table_mb, vec![8]);
         assert!(matches!(cli.command, Some(Command::Solve(_))));
         assert!(parse(&["c4solver", "generate", "--stage", "end"]).is_err());
+    }
+
+    #[test]
+    fn analyze_and_play() {
+        let cli = parse(&["c4solver", "analyze", "-w", "--pv", "--json", "a", "-"]).unwrap();
+        let Some(Command::Analyze(a)) = cli.command else {
+            panic!("not analyze")
+        };
+        assert!(a.weak && a.pv && a.json);
+        assert_eq!(a.files, vec![PathBuf::from("a"), PathBuf::from("-")]);
+        let cli = parse(&["c4solver", "play"]).unwrap();
+        let Some(Command::Play(p)) = cli.command else {
+            panic!("not play")
+        };
+        assert_eq!(
+            (p.first, p.level, p.seed),
+            (FirstArg::Human, LevelArg::Perfect, None)
+        );
+        assert_eq!(p.start, "");
+        let cli = parse(&[
+            "c4solver", "play", "--first", "solver", "--level", "easy", "--seed", "3", "--start",
+            "44",
+        ])
+        .unwrap();
+        let Some(Command::Play(p)) = cli.command else {
+            panic!("not play")
+        };
+        assert_eq!(
+            (p.first, p.level, p.seed),
+            (FirstArg::Solver, LevelArg::Easy, Some(3))
+        );
+        assert_eq!(p.start, "44");
+        assert!(parse(&["c4solver", "play", "--level", "hard"]).is_err());
+        assert!(parse(&["c4solver", "play", "file"]).is_err());
     }
 
     #[test]

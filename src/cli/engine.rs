@@ -146,6 +146,26 @@ pub fn worker_solvers(
         .collect()
 }
 
+/// The one solver of a command that searches one position at a time (`play`),
+/// built: every `--threads` thread searches each position together over one
+/// table of `--table-mb` (default 64 MB) when the configuration can share its
+/// table (the tuned search over the compact table), one thread otherwise; with
+/// the book the options choose.
+///
+/// # Errors
+/// As [`worker_solvers`].
+pub fn team_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver7x6> {
+    let mut config = config_for(engine, command, false, 1)?;
+    if config.can_share() {
+        config.threads = threads(engine);
+    }
+    let mut solver = Solver7x6::new(config)?;
+    if let Some(book) = book_file(engine)? {
+        solver.set_book(Some(book));
+    }
+    Ok(solver)
+}
+
 /// The book file of `--book FILE`, read and checked.
 ///
 /// # Errors

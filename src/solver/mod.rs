@@ -769,21 +769,60 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if pos.has_four() {
             return Err(SolveError::GameOver);
         }
-        if let Some(book) = &self.book {
-            let start = Instant::now();
-            if let Some(score) = book.score(pos) {
-                self.stats = None;
-                return Ok(Solution {
-                    score: score.clamp(alpha, beta),
-                    nodes: 0,
-                    time: start.elapsed(),
-                });
-            }
+        if let Some(answer) = self.book_answer(pos, alpha, beta) {
+            return Ok(answer);
         }
+        self.begin_position();
+        self.search_window(pos, alpha, beta)
+    }
+
+    /// The opening book's answer for `pos`, clamped to the window, if it holds
+    /// the position.
+    fn book_answer(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Option<Solution> {
+        let book = self.book.as_ref()?;
+        let start = Instant::now();
+        let score = book.score(pos)?;
+        self.stats = None;
+        Some(Solution {
+            score: score.clamp(alpha, beta),
+            nodes: 0,
+            time: start.elapsed(),
+        })
+    }
+
+    /// Readies the table for a new root position, as [`Solver::solve`] does: clears
+    /// it, or ages its entries by one generation if the configuration keeps it.
+    pub fn begin_position(&mut self) {
         if !self.config.keep_table {
             self.clear();
         } else if let Engine::Tables(t) = &mut self.engine {
             t.new_search();
+        }
+    }
+
+    /// Searches `pos` in the window `[alpha, beta]` like [`Solver::solve_window`]
+    /// (a position the opening book holds is answered from it), but with the table
+    /// as it is: for a run of related searches that share what they prove (the
+    /// children of one position, the plies of a line of play). Call
+    /// [`Solver::begin_position`] before the first one.
+    ///
+    /// # Panics
+    /// In debug builds, if `alpha >= beta`.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn search_window(
+        &mut self,
+        pos: &Board<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Solution, SolveError> {
+        debug_assert!(alpha < beta);
+        if pos.has_four() {
+            return Err(SolveError::GameOver);
+        }
+        if let Some(answer) = self.book_answer(pos, alpha, beta) {
+            return Ok(answer);
         }
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
