@@ -43,7 +43,7 @@ fn main() -> anyhow::Result<ExitCode> {
     let set = TestSet::<7, 6>::read(&file)?;
 
     let mut theirs = PonsSolver::empty();
-    let mut ours = Solver7x6::new(Config::tuned())?;
+    let mut ours = Solver7x6::new(Config::tuned_without_book())?;
     for moves in WARM_UP {
         let pons = PonsPosition::from_moves(moves).map_err(|e| anyhow::anyhow!("{e:?}"))?;
         theirs.reset();

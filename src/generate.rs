@@ -103,7 +103,50 @@ fn in_bucket(
     }
 }
 
-/// Generates `request.count` positions, solving candidates with `solver`.
+/// The candidates of `request`, in the order the generator examines them: random
+/// positions of the stage (see the module documentation), each position at most
+/// once. The same seed gives the same sequence. Endless: the caller stops
+/// (see [`generate`]).
+pub fn candidates(request: &Request) -> impl Iterator<Item = (String, Position)> + Send + use<> {
+    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
+    let mut seen = HashSet::new();
+    let stage = request.stage;
+    std::iter::from_fn(move || {
+        loop {
+            let Some((moves, pos)) = random_position(&mut rng, stage) else {
+                continue;
+            };
+            if seen.insert(pos.key()) {
+                return Some((moves, pos));
+            }
+        }
+    })
+}
+
+/// The strong score of `pos` if its moves left under perfect play put it in
+/// `difficulty`, `None` if they do not (decided by null-window tests first, so
+/// that most candidates that do not fit are never solved in full).
+///
+/// # Errors
+/// [`SolveError::Stopped`] if the solver's stop flag is set.
+pub fn label(
+    solver: &mut Solver7x6,
+    pos: &Position,
+    difficulty: Difficulty,
+) -> Result<Option<i32>, SolveError> {
+    if !in_bucket(solver, pos, difficulty)? {
+        return Ok(None);
+    }
+    let score = solver.solve(pos, Mode::Strong)?.score;
+    debug_assert_eq!(
+        Difficulty::of(moves_left(pos.moves_played(), score)),
+        difficulty
+    );
+    Ok(Some(score))
+}
+
+/// Generates `request.count` positions, solving candidates with `solver`: the
+/// first `count` of [`candidates`] that [`label`] keeps.
 ///
 /// `tick(new, kept, tried)` is called after each candidate examined, with the
 /// position if it was kept. An impossible request (see [`Request::is_possible`])
@@ -117,31 +160,20 @@ pub fn generate(
     solver: &mut Solver7x6,
     mut tick: impl FnMut(Option<&Generated>, usize, usize),
 ) -> Result<Vec<Generated>, SolveError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
-    let mut seen = HashSet::new();
     if !request.is_possible() {
         return Ok(Vec::new());
     }
     // Grows as needed: a huge count must not be allocated up front.
     let mut kept = Vec::with_capacity(request.count.min(1 << 16));
     let mut tried = 0;
+    let mut candidates = candidates(request);
     while kept.len() < request.count {
         if solver.stop_flag().is_stopped() {
             return Err(SolveError::Stopped);
         }
-        let Some((moves, pos)) = random_position(&mut rng, request.stage) else {
-            continue;
-        };
-        if !seen.insert(pos.key()) {
-            continue;
-        }
+        let (moves, pos) = candidates.next().expect("candidates never end");
         tried += 1;
-        if in_bucket(solver, &pos, request.difficulty)? {
-            let score = solver.solve(&pos, Mode::Strong)?.score;
-            debug_assert_eq!(
-                Difficulty::of(moves_left(pos.moves_played(), score)),
-                request.difficulty
-            );
+        if let Some(score) = label(solver, &pos, request.difficulty)? {
             kept.push(Generated { moves, score });
             tick(kept.last(), kept.len(), tried);
         } else {

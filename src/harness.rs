@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::book::Book7x6;
 use crate::solver::{Config, Mode, SolveError, Solver7x6, StopFlag};
 use crate::table::{TableError, TableStats};
 use crate::testset::TestSet;
@@ -12,7 +13,7 @@ use crate::testset::TestSet;
 /// Figures for one (configuration, mode, test set) run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
-    /// Solver name (`reference`, ...).
+    /// Solver name (`reference`, `tuned`, `tuned+book`: see [`solver_name`]).
     pub solver: String,
     /// The table options ([`Config::label`]: `upper/always/64`, ...).
     pub config: String,
@@ -41,6 +42,10 @@ pub struct Row {
     pub mismatches: usize,
     /// Table statistics summed over the positions, if the configuration counts them.
     pub stats: Option<TableStats>,
+    /// Threads that solved the set, one position each at a time: with more than
+    /// one, `mean_time_s` is the wall time of the set per position (throughput)
+    /// and `kpos_per_s` the nodes of all threads per second of wall time.
+    pub threads: usize,
 }
 
 /// A wrong answer.
@@ -92,7 +97,17 @@ pub fn expected(mode: Mode, score: i32) -> i32 {
     }
 }
 
+/// The name of a configuration's solver in reports: the search's name, with
+/// `+book` when it answers from an opening book.
+pub fn solver_name(config: &Config) -> String {
+    let book = if config.book { "+book" } else { "" };
+    format!("{}{book}", config.kind.name())
+}
+
 /// Runs every set through every configuration in every mode.
+///
+/// The configurations whose `book` flag is set answer from `book`, or from the
+/// built-in book if `None`.
 ///
 /// `limit` keeps only the first positions of each set. `tick` is called once per
 /// position solved (for a progress bar). Setting `stop` ends the run within a
@@ -105,6 +120,7 @@ pub fn expected(mode: Mode, score: i32) -> i32 {
 /// [`Config::check`] to fail before any work is done).
 pub fn run(
     configs: &[Config],
+    book: Option<&Book7x6>,
     modes: &[Mode],
     sets: &[TestSet],
     limit: Option<usize>,
@@ -115,6 +131,9 @@ pub fn run(
     for &mode in modes {
         for config in configs {
             let mut solver = Solver7x6::new(*config)?;
+            if config.book && book.is_some() {
+                solver.set_book(book.cloned());
+            }
             solver.set_stop_flag(stop.clone());
             for set in sets {
                 let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
@@ -145,7 +164,7 @@ pub fn run(
                     if s.score != want {
                         mismatches += 1;
                         report.mismatches.push(Mismatch {
-                            solver: config.kind.name().to_string(),
+                            solver: solver_name(config),
                             config: config.label(),
                             mode: mode_name(mode),
                             set: set.name.clone(),
@@ -161,7 +180,7 @@ pub fn run(
                     let secs = time.as_secs_f64();
                     let count = solved as f64;
                     report.rows.push(Row {
-                        solver: config.kind.name().to_string(),
+                        solver: solver_name(config),
                         config: config.label(),
                         default_table: config.is_default_table(),
                         mode: mode_name(mode),
@@ -178,6 +197,132 @@ pub fn run(
                         },
                         mismatches,
                         stats,
+                        threads: 1,
+                    });
+                }
+                if report.interrupted {
+                    return Ok(report);
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// [`run`] with `threads` workers per set, each with its own solver of `configs`'
+/// configuration (whose `table_mb` is each worker's), solving one position at a
+/// time: the rows then give throughput (see [`Row::threads`]). Node counts and
+/// scores are those of [`run`]; `tick` is called from the workers.
+///
+/// # Errors
+/// As [`run`].
+#[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
+pub fn run_threads(
+    configs: &[Config],
+    book: Option<&Book7x6>,
+    modes: &[Mode],
+    sets: &[TestSet],
+    limit: Option<usize>,
+    stop: &StopFlag,
+    threads: usize,
+    tick: impl Fn() + Sync,
+) -> Result<Report, TableError> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    if threads <= 1 {
+        return run(configs, book, modes, sets, limit, stop, tick);
+    }
+    let mut report = Report::default();
+    for &mode in modes {
+        for config in configs {
+            let mut solvers = (0..threads)
+                .map(|_| {
+                    let mut s = Solver7x6::new(*config)?;
+                    if config.book && book.is_some() {
+                        s.set_book(book.cloned());
+                    }
+                    s.set_stop_flag(stop.clone());
+                    Ok(s)
+                })
+                .collect::<Result<Vec<_>, TableError>>()?;
+            for set in sets {
+                let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
+                let next = AtomicUsize::new(0);
+                // (index, answer, nodes, stats) of every position solved.
+                let done = Mutex::new(Vec::with_capacity(n));
+                let start = std::time::Instant::now();
+                std::thread::scope(|scope| {
+                    for solver in &mut solvers {
+                        let (next, done, tick) = (&next, &done, &tick);
+                        scope.spawn(move || {
+                            loop {
+                                let i = next.fetch_add(1, Ordering::Relaxed);
+                                if i >= n {
+                                    break;
+                                }
+                                match solver.solve(&set.entries[i].position, mode) {
+                                    Ok(s) => {
+                                        let st = solver.last_stats();
+                                        done.lock()
+                                            .unwrap_or_else(|e| e.into_inner())
+                                            .push((i, s.score, s.nodes, st));
+                                        tick();
+                                    }
+                                    Err(_) => break,
+                                }
+                            }
+                        });
+                    }
+                });
+                let wall = start.elapsed().as_secs_f64();
+                let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+                done.sort_by_key(|d| d.0);
+                let solved = done.len();
+                report.interrupted |= solved < n;
+                let mut nodes = 0;
+                let mut mismatches = 0;
+                let mut stats: Option<TableStats> = None;
+                for &(i, got, nd, st) in &done {
+                    nodes += nd;
+                    if let Some(st) = st {
+                        stats.get_or_insert_with(TableStats::default).add(&st);
+                    }
+                    let e = &set.entries[i];
+                    let want = expected(mode, e.score);
+                    if got != want {
+                        mismatches += 1;
+                        report.mismatches.push(Mismatch {
+                            solver: solver_name(config),
+                            config: config.label(),
+                            mode: mode_name(mode),
+                            set: set.name.clone(),
+                            index: i + 1,
+                            moves: e.moves.clone(),
+                            expected: want,
+                            got,
+                        });
+                    }
+                }
+                if solved > 0 {
+                    report.rows.push(Row {
+                        solver: solver_name(config),
+                        config: config.label(),
+                        default_table: config.is_default_table(),
+                        mode: mode_name(mode),
+                        set: set.name.clone(),
+                        positions: solved,
+                        planned: n,
+                        mean_time_s: wall / solved as f64,
+                        mean_nodes: nodes as f64 / solved as f64,
+                        total_nodes: nodes,
+                        kpos_per_s: if wall > 0.0 {
+                            nodes as f64 / wall / 1000.0
+                        } else {
+                            0.0
+                        },
+                        mismatches,
+                        stats,
+                        threads,
                     });
                 }
                 if report.interrupted {
@@ -264,7 +409,13 @@ pub fn markdown(report: &Report) -> String {
         if rows.is_empty() {
             continue;
         }
-        out.push_str(&format!("### {} solver\n\n", capitalize(mode)));
+        match rows[0].threads {
+            1 => out.push_str(&format!("### {} solver\n\n", capitalize(mode))),
+            t => out.push_str(&format!(
+                "### {} solver, {t} threads (throughput: wall time per position)\n\n",
+                capitalize(mode)
+            )),
+        }
         out.push_str("|Solver|Test Set name|mean time|mean nb pos|K pos/s|\n");
         out.push_str("|---|---|---|---:|---:|\n");
         for r in &rows {
@@ -451,6 +602,7 @@ mod tests {
             kpos_per_s: 0.0,
             mismatches: 0,
             stats: None,
+            threads: 1,
         }
     }
 

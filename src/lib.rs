@@ -16,12 +16,50 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! The opening book built into the binary answers every position with at most its
+//! depth stones at once, with no search; [`Solver::set_book`] gives another book,
+//! [`Config::book`] turns it off:
+//!
+//! ```
+//! use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
+//!
+//! let mut solver = Solver7x6::new(Config::default())?;
+//! let empty = solver.solve(&Position::new(), Mode::Strong)?;
+//! // The first player wins with their last stone (22 - 21 = 1), found in the book.
+//! assert_eq!((empty.score, empty.nodes), (1, 0));
+//!
+//! let book = Book7x6::builtin().expect("7x6 has a built-in book");
+//! println!("{} positions of up to {} stones", book.len(), book.depth());
+//! // Another book: `Book7x6::read(path)?`; no book at all:
+//! let mut searching = Solver7x6::new(Config::tuned_without_book())?;
+//! let p = Position::parse("44455554221")?; // 11 stones: searched either way
+//! assert_eq!(searching.solve(&p, Mode::Strong)?.score, -15);
+//! solver.set_book(Some(book));
+//! assert_eq!(solver.solve(&p, Mode::Strong)?.score, -15);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every move's score, the best move and a line of best play ([`analysis`]):
+//!
+//! ```
+//! use c4solver::{Config, Mode, Position, Solver7x6};
+//!
+//! let mut solver = Solver7x6::new(Config::default())?;
+//! let pos = Position::parse("33772344")?;
+//! let analysis = solver.analyze(&pos, Mode::Strong)?;
+//! // Columns 1 and 5 (0-based 0 and 4) complete four at once: (43 - 8) / 2 = 17.
+//! assert_eq!(analysis.best_moves(), vec![0, 4]);
+//! assert_eq!(analysis.best_move(), Some(4), "the one nearest the centre");
+//! assert_eq!(solver.principal_variation_of(&analysis)?.to_string(), "5");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! A long search can be stopped from another thread through a [`StopFlag`]:
 //!
 //! ```
 //! use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
 //!
-//! let mut solver = Solver7x6::new(Config::default())?;
+//! let mut solver = Solver7x6::new(Config::tuned_without_book())?;
 //! let stop = StopFlag::new();
 //! solver.set_stop_flag(stop.clone());
 //! stop.stop(); // e.g. from a Ctrl-C handler
@@ -29,6 +67,22 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+//! Several threads can search one position together over one shared table
+//! ([`solver::parallel`]); the score is the same, the nodes are those of all the
+//! threads:
+//!
+//! ```
+//! use c4solver::{Config, Mode, Position, Solver7x6};
+//!
+//! let mut solver = Solver7x6::new(Config { threads: 2, ..Config::tuned_without_book() })?;
+//! assert_eq!(solver.threads(), 2);
+//! let pos = Position::parse("32164625")?; // Begin-Easy
+//! assert_eq!(solver.solve(&pos, Mode::Strong)?.score, 11);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod analysis;
+pub mod book;
 pub mod generate;
 pub mod harness;
 pub mod input;
@@ -38,6 +92,8 @@ pub mod solver;
 pub mod table;
 pub mod testset;
 
+pub use analysis::{Analysis, Choice, Variation};
+pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position};
 pub use solver::{
     Config, DepthKind, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6, SolverKind,

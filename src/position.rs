@@ -399,6 +399,48 @@ impl<const W: usize, const H: usize> Board<W, H> {
         }
     }
 
+    /// The smaller of the keys of the position and of its mirror image: one key
+    /// for both (the opening book stores positions under it).
+    pub fn canonical_key(&self) -> u64 {
+        self.key().min(self.mirror().key())
+    }
+
+    /// The position whose [`Board::key`] is `key`, if `key` is one: every column's
+    /// field must encode a height and stones (see "Why the key is unique"), no bit
+    /// may lie above the last column, and the player to move must have as many
+    /// stones as the opponent (first player to move) or one fewer.
+    ///
+    /// The position may hold four in a row or be unreachable in a game (a stone
+    /// of the second player under one of the first in a two-stone column).
+    pub fn from_key(key: u64) -> Option<Self> {
+        let field = (1u64 << (H + 1)) - 1;
+        if W * (H + 1) < 64 && key >> (W * (H + 1)) != 0 {
+            return None;
+        }
+        let (mut current, mut mask) = (0u64, 0u64);
+        for col in 0..W {
+            let shift = col * (H + 1);
+            let v = (key >> shift) & field;
+            // v = (2^h - 1) + stones, with 0 <= stones <= 2^h - 1
+            let h = 63 - (v + 1).leading_zeros() as usize;
+            if h > H {
+                return None;
+            }
+            let m = (1u64 << h) - 1;
+            current |= (v - m) << shift;
+            mask |= m << shift;
+        }
+        let moves = mask.count_ones();
+        if current.count_ones() != moves / 2 {
+            return None;
+        }
+        Some(Board {
+            current,
+            mask,
+            moves,
+        })
+    }
+
     /// The lowest and highest score this position can have: the opponent wins with
     /// their next stone at the earliest, the player to move with theirs, and nobody
     /// wins before their fourth stone.
@@ -629,6 +671,24 @@ mod tests {
         assert_eq!(p.mask(), (1 << 14) | (1 << 21) | (1 << 22) | (1 << 28));
         assert_eq!(p.key(), (1 << 14) | (1 << 23) | (1 << 29));
         assert_eq!(Position::new().key(), 0, "the empty board's key is 0");
+    }
+
+    #[test]
+    fn keys_decode_into_their_positions() {
+        for moves in ["", "4", "4453", "1111117", "7777776", "44455554221"] {
+            let p = pos(moves);
+            assert_eq!(Position::from_key(p.key()), Some(p), "{moves}");
+            assert_eq!(p.canonical_key(), p.mirror().canonical_key(), "{moves}");
+            assert!(p.canonical_key() <= p.key());
+        }
+        // a column field of all ones (height 7 on a 6-row board)
+        assert_eq!(Position::from_key(0b111_1111), None);
+        // a bit above the last column
+        assert_eq!(Position::from_key(1 << 49), None);
+        // two stones, both the side to move's (col 1: current 11, mask 11)
+        assert_eq!(Position::from_key(0b110), None);
+        // one stone of the player to move and none of the opponent's
+        assert_eq!(Position::from_key(0b10), None);
     }
 
     #[test]

@@ -84,15 +84,33 @@ fn documented_options(section: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The `## c4solver ...` headings, each as its words after `c4solver`.
+fn documented_commands(md: &str) -> Vec<Vec<String>> {
+    md.lines()
+        .filter_map(|l| l.strip_prefix("## c4solver "))
+        .map(|c| c.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
 #[test]
 fn every_command_is_documented_and_every_documented_command_exists() {
     let md = cli_md();
-    let documented: BTreeSet<String> = md
-        .lines()
-        .filter_map(|l| l.strip_prefix("## c4solver "))
-        .map(str::to_string)
+    let documented = documented_commands(&md);
+    let top: BTreeSet<String> = documented
+        .iter()
+        .filter(|c| c.len() == 1)
+        .map(|c| c[0].clone())
         .collect();
-    assert_eq!(help_commands(&help(&[])), documented);
+    assert_eq!(help_commands(&help(&[])), top);
+    // Subcommands (`c4solver book generate`) have a section each too.
+    for command in &top {
+        let subs: BTreeSet<String> = documented
+            .iter()
+            .filter(|c| c.len() == 2 && &c[0] == command)
+            .map(|c| c[1].clone())
+            .collect();
+        assert_eq!(help_commands(&help(&[command])), subs, "c4solver {command}");
+    }
 }
 
 #[test]
@@ -108,6 +126,16 @@ fn every_option_matches_help() {
             want,
             "`c4solver {command} --help` and docs/cli.md differ"
         );
+        for sub in help_commands(&help(&[&command])) {
+            let heading = format!("c4solver {command} {sub}");
+            let mut want = documented_options(section(&md, &heading));
+            want.extend(global.iter().cloned());
+            assert_eq!(
+                help_options(&help(&[&command, &sub])),
+                want,
+                "`{heading} --help` and docs/cli.md differ"
+            );
+        }
     }
     // Bare c4solver takes the options of solve.
     let mut want = documented_options(section(&md, "c4solver solve"));

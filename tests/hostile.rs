@@ -385,7 +385,8 @@ fn generate_rejects_impossible_buckets() {
 #[test]
 fn generate_huge_count_is_interruptible() {
     // Regression: a huge --count aborted at once (capacity overflow).
-    let child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
         .args(["generate", "--stage", "end", "--difficulty", "easy"])
         .args(["--count", &usize::MAX.to_string(), "--seed", "3"])
         .stdin(Stdio::null())
@@ -393,12 +394,21 @@ fn generate_huge_count_is_interruptible() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let out = interrupt_after(child, 1);
+    // Interrupt once the first position is out (however loaded the machine is).
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(!first.is_empty(), "generate printed nothing");
+    let reader = std::thread::spawn(move || {
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+        rest
+    });
+    let out = interrupt_after(child, 0);
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let rest = reader.join().unwrap();
     // What was kept is printed, each line a valid End position with its score.
-    let lines = stdout_lines(&out);
-    assert!(!lines.is_empty());
-    for l in &lines {
+    for l in std::iter::once(first.trim_end()).chain(rest.lines()) {
         let (moves, score) = l.split_once(' ').unwrap();
         let p = c4solver::Position::parse(moves).unwrap();
         assert!(p.moves_played() >= 29, "{l}");

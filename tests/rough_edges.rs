@@ -58,14 +58,15 @@ fn bare_c4solver_reads_the_files_it_is_given() {
 #[test]
 fn bench_compare_leaves_out_what_a_table_cannot_do_before_it_starts() {
     // Regression: with --table-mb 64,8 it ran the 64 MB rows, then stopped with
-    // exit 2 on the 8 MB compact table.
+    // exit 2 on the 8 MB compact table. (An 8 MB compact table now works, with
+    // 8-byte entries; a 0 MB one is what cannot be built.)
     let set = scratch("two", format!("{A} -1\n{B} 1\n").as_bytes());
     let o = run(
         &[
             "bench",
             "--compare",
             "--table-mb",
-            "64,8",
+            "64,0,8",
             set.to_str().unwrap(),
         ],
         "",
@@ -73,19 +74,22 @@ fn bench_compare_leaves_out_what_a_table_cannot_do_before_it_starts() {
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert_eq!(
         err(&o),
-        "c4solver: left out tuned compact/always/8: a 8 MB compact table is too small for \
-         its partial keys to stay exact (at least 63 MB)\n"
+        "c4solver: left out tuned compact/always/0: table size of 0 MB is too small (at least 1 MB)\n"
     );
     assert!(out(&o).contains("|tuned|compact/always/64|"), "{}", out(&o));
-    assert!(!out(&o).contains("compact/always/8"), "{}", out(&o));
-    // The same limit in `solve` is a clear error about the table.
-    let o = run(&["solve", "--table-mb", "8"], &format!("{A}\n"));
+    assert!(out(&o).contains("|tuned|compact/always/8|"), "{}", out(&o));
+    assert!(!out(&o).contains("compact/always/0"), "{}", out(&o));
+    // The same limit in `solve` is a clear error about the table; a small compact
+    // table solves.
+    let o = run(&["solve", "--table-mb", "0"], &format!("{A}\n"));
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        err(&o).contains("compact table is too small"),
-        "{}",
-        err(&o)
+    assert!(err(&o).contains("too small"), "{}", err(&o));
+    let o = run(
+        &["solve", "--threads", "1", "--table-mb", "8"],
+        &format!("{A}\n"),
     );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).starts_with(&format!("{A} -1 ")), "{}", out(&o));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Stops with real signals: every finished answer reaches stdout at once (a pipe
 //! or a file) and survives SIGINT and SIGTERM, and a long search stops within a
-//! second of the signal, in `solve`, `bench` and `generate`.
+//! second of the signal, in `solve`, `bench`, `generate`, `analyze` and `play`.
 //!
 //! The slow line is the empty board (tens of seconds); the tests never wait for it
 //! to finish.
@@ -26,9 +26,13 @@ fn scratch(name: &str, contents: &str) -> PathBuf {
     path
 }
 
+/// The command, without the opening book: the empty board must take a search.
 fn c4(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_c4solver"));
-    c.args(args).stdin(Stdio::null()).stderr(Stdio::piped());
+    c.args(args)
+        .arg("--no-book")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
     c
 }
 
@@ -204,4 +208,64 @@ fn generate_stops_between_and_inside_searches() {
         assert!(p.moves_played() <= 14, "{l}");
         score.parse::<i32>().unwrap();
     }
+}
+
+#[test]
+fn analyze_keeps_finished_lines_and_stops_inside_a_long_analysis() {
+    // Two quick lines, then the empty board (minutes without the book).
+    let input = scratch("analyze-three.txt", &format!("{A}\n{B}\n\n"));
+    let mut child = c4(&["analyze", input.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = lines_of(&mut child);
+    let first = lines.recv_timeout(PATIENCE).expect("first answer at once");
+    let second = lines.recv_timeout(PATIENCE).expect("second answer at once");
+    assert!(
+        first.starts_with(&format!("{A} ")) && first.split(' ').count() == 8,
+        "{first}"
+    );
+    assert!(second.starts_with(&format!("{B} ")), "{second}");
+    assert!(lines.recv_timeout(Duration::from_millis(300)).is_err());
+    let (status, took) = signal_and_wait(&mut child, "INT");
+    assert_eq!(status, Some(130));
+    assert!(took < Duration::from_secs(1), "took {took:?} to stop");
+    assert!(lines.recv_timeout(PATIENCE).is_err());
+}
+
+#[test]
+fn play_stops_while_the_solver_thinks_and_while_it_waits() {
+    // Without the book, the solver's first move on the empty board takes tens of
+    // seconds.
+    let mut child = c4(&["play", "--first", "solver"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let (status, took) = signal_and_wait(&mut child, "INT");
+    assert_eq!(status, Some(130));
+    assert!(took < Duration::from_secs(1), "took {took:?} to stop");
+    drop(stdin);
+    // Waiting for the human's move.
+    let mut child = c4(&["play", "--start", B])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let lines = lines_of(&mut child);
+    // The board is drawn before the human is asked.
+    let mut seen = Vec::new();
+    while !seen
+        .iter()
+        .any(|l: &String| l.contains("1   2   3   4   5   6   7"))
+    {
+        seen.push(lines.recv_timeout(PATIENCE).expect("the board"));
+    }
+    let (status, took) = signal_and_wait(&mut child, "INT");
+    assert_eq!(status, Some(130));
+    assert!(took < Duration::from_secs(1), "took {took:?} to stop");
+    drop(stdin);
 }

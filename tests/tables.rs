@@ -64,6 +64,7 @@ fn designs(kind: SolverKind) -> Vec<Config> {
                     depth,
                     table_mb: if table == TableKind::Compact { 64 } else { 4 },
                     stats: kind == SolverKind::Reference,
+                    book: false,
                     ..Config::default()
                 });
             }

@@ -9,7 +9,8 @@ mod common;
 use c4solver::{Config, Mode, Position, Solver7x6};
 
 fn tuned() -> Solver7x6 {
-    Solver7x6::new(Config::tuned()).unwrap()
+    // The search itself: no book (node counts are the search's).
+    Solver7x6::new(Config::tuned_without_book()).unwrap()
 }
 
 /// Solves the first `limit` positions of `set` strongly and the first `weak`
@@ -81,7 +82,7 @@ fn edge_positions() {
     // the table survives between positions with keep_table and gives the same answers
     let mut keep = Solver7x6::new(Config {
         keep_table: true,
-        ..Config::tuned()
+        ..Config::tuned_without_book()
     })
     .unwrap();
     for moves in ["44455554221", "4455", "44455554221"] {

@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
     let mut n = 0;
     let mut guard = SOLVERS.lock().unwrap();
     let (tuned, reference) = guard.get_or_insert_with(|| {
-        let tuned = Solver7x6::new(Config::tuned()).unwrap();
+        let tuned = Solver7x6::new(Config::tuned_without_book()).unwrap();
         let reference = Solver7x6::new(Config {
             table_mb: 8,
             ..Config::reference()

@@ -49,7 +49,7 @@ class Solver:
     """The exact solver (the tuned search with its transposition table)."""
 
     def __init__(self, table_mb: int = 64) -> None:
-        """A solver with a transposition table of `table_mb` megabytes (at least 63)."""
+        """A solver with a transposition table of `table_mb` megabytes (at least 1)."""
     def solve(self, position: PositionLike, weak: bool = False) -> int:
         """The score for the side to move: positive win (22 - the winner's stones
         at the end), 0 draw, negative loss; with weak=True only its sign.

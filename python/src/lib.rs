@@ -215,8 +215,8 @@ struct Solver {
 impl Solver {
     /// Solver(table_mb=64) -> Solver
     ///
-    /// A solver with a transposition table of `table_mb` megabytes (the tuned
-    /// search's compact table needs at least 63).
+    /// A solver with a transposition table of `table_mb` megabytes (at least 1;
+    /// below 63 the compact table takes 8-byte entries).
     #[new]
     #[pyo3(signature = (table_mb = 64))]
     fn new(table_mb: usize) -> PyResult<Self> {

@@ -30,8 +30,14 @@ def test_finished_games_and_bad_strings_raise_value_error():
 
 
 def test_a_too_small_table_is_refused():
-    with pytest.raises(MemoryError, match="compact table is too small"):
-        Solver(table_mb=8)
+    with pytest.raises(MemoryError, match="too small"):
+        Solver(table_mb=0)
+
+
+def test_a_small_table_solves():
+    # Below 63 MB the compact table takes 8-byte entries holding the whole key.
+    s = Solver(table_mb=1)
+    assert s.solve("44455554221") == -15
 
 
 @pytest.mark.parametrize(

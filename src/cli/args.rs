@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use c4solver::book::layers::Shard;
 use c4solver::testset::{Difficulty, Stage};
 use c4solver::{DepthKind, ReplaceKind, SolverKind, TableKind};
 
@@ -57,6 +58,111 @@ pub enum Command {
     /// begin easy, begin medium, begin hard (a position with s stones ends within
     /// 42 - s moves).
     Generate(GenerateArgs),
+    /// Score every move of positions, one per line, from files or stdin.
+    ///
+    /// Each line is a move string, optionally followed by the expected score of
+    /// the position (its best move's score), which is then checked. Prints
+    /// `moves s1 s2 s3 s4 s5 s6 s7` per line, the score of each column from the
+    /// side to move, -1000 for a full column (the line the tutorial's program
+    /// prints with -a); a move that wins at once scores (43 - stones) / 2.
+    Analyze(AnalyzeArgs),
+    /// Play a game against the solver in the terminal.
+    ///
+    /// Type a column (1-7) to play it, h for every column's score, u to take
+    /// back the last pair of moves, q to quit. When stdin is not a terminal, reads
+    /// one column per line and ends with `result: solver wins`, `result: you win`
+    /// or `result: draw` (or quietly at the end of the input).
+    Play(PlayArgs),
+    /// Opening books: generate one (resumable, sharded across machines), merge
+    /// shards, verify one against a book-free solve, describe one.
+    Book(BookArgs),
+}
+
+/// `book` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookArgs {
+    /// What to do with books.
+    #[command(subcommand)]
+    pub action: BookAction,
+}
+
+/// `book` subcommands.
+#[derive(Subcommand, Debug, Clone)]
+pub enum BookAction {
+    /// Solve every position of the deepest layer (or one shard of it) on every
+    /// core, then fill the shallower layers and write the book.
+    ///
+    /// Resumable: every solved position goes at once into the checkpoint
+    /// OUT.ckpt; stopped at any moment and started again with the same
+    /// arguments, it goes on where it was.
+    Generate(BookGenerateArgs),
+    /// Merge the K shards of one generation into a book.
+    Merge(BookMergeArgs),
+    /// Check a book: its layers against each other, and a random sample of its
+    /// entries (default: all) against a book-free solve. Prints `moves score`
+    /// per entry checked.
+    Verify(BookVerifyArgs),
+    /// Describe a book (default: the built-in one): depth, entries, bytes,
+    /// checksum, and won, drawn and lost positions per number of stones.
+    Info(BookInfoArgs),
+}
+
+/// `book generate` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookGenerateArgs {
+    /// The book's depth: the most stones of a stored position (0 to 41). (Named
+    /// `--stones` because the global `--depth` is the table's depth measure.)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=41))]
+    pub stones: u8,
+
+    /// Solve only shard I of K of the deepest layer (then `book merge` the K
+    /// shards).
+    #[arg(long, value_name = "I/K")]
+    pub shard: Option<Shard>,
+
+    /// The book (or shard) file to write; the checkpoint is OUT.ckpt.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `book merge` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookMergeArgs {
+    /// The shard files (all K of them, in any order).
+    #[arg(value_name = "SHARD", required = true)]
+    pub shards: Vec<PathBuf>,
+
+    /// The book file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `book verify` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookVerifyArgs {
+    /// The book (or shard) file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Re-solve only K entries drawn at random (default: every entry).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: Option<u64>,
+
+    /// Seed of the random sample (same seed, same sample).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `book info` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookInfoArgs {
+    /// The book (or shard) file (default: the built-in book).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options shared by `solve` and bare `c4solver`.
@@ -158,6 +264,72 @@ pub struct GenerateArgs {
     pub seed: u64,
 }
 
+/// `analyze` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct AnalyzeArgs {
+    /// Weak solver: print only the sign of each score (1 win, 0 draw, -1 loss).
+    #[arg(short, long)]
+    pub weak: bool,
+
+    /// Append a line of best play for both sides to the end of the game (the
+    /// principal variation) as one more field.
+    #[arg(long)]
+    pub pv: bool,
+
+    /// Print one JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Files to read (default: stdin; `-` is stdin).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `play` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Who plays the first move.
+    #[arg(long, value_enum, default_value = "human")]
+    pub first: FirstArg,
+
+    /// How well the solver plays: perfect always plays a best move (the fastest
+    /// win, the slowest loss); strong, medium and easy pick at random among the
+    /// moves within 2, 5 and 10 points of the best.
+    #[arg(long, value_enum, default_value = "perfect")]
+    pub level: LevelArg,
+
+    /// Seed of the random choices of the lower levels (default: from the clock).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Start from this position (the moves already played, "4453") instead of
+    /// the empty board; --first still says who has the first player's stones.
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    pub start: String,
+}
+
+/// `--first` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstArg {
+    /// You play first.
+    Human,
+    /// The solver plays first.
+    Solver,
+}
+
+/// `--level` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelArg {
+    /// Always a best move.
+    Perfect,
+    /// At random among the moves within 2 points of the best.
+    Strong,
+    /// At random among the moves within 5 points of the best.
+    Medium,
+    /// At random among the moves within 10 points of the best.
+    Easy,
+}
+
 /// Options that select and size the solver; accepted before or after the subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -166,17 +338,13 @@ pub struct EngineArgs {
     #[arg(long, global = true, value_enum, value_delimiter = ',')]
     pub solver: Vec<SolverArg>,
 
-    /// Table size in MB; the table holds the largest prime number of entries (or
-    /// sets of entries) that fits: 8-byte entries for `upper` and `bounds` (64 MB:
-    /// 8,388,593), 4-byte entries for `compact` (64 MB: 16,777,213; at least 63 MB).
-    /// `bench` accepts a comma-separated list.
-    #[arg(
-        long,
-        global = true,
-        value_name = "N",
-        value_delimiter = ',',
-        default_value = "64"
-    )]
+    /// Table memory in MB, in all: shared out equally among the workers (each
+    /// gets N / threads; default: 64 per worker). A table holds the largest prime
+    /// number of entries (or sets of entries) that fits: 8-byte entries for `upper`
+    /// and `bounds` (64 MB: 8,388,593), 4-byte entries for `compact` (64 MB:
+    /// 16,777,213; 8-byte entries below 63 MB). `bench` accepts a comma-separated
+    /// list.
+    #[arg(long, global = true, value_name = "N", value_delimiter = ',')]
     pub table_mb: Vec<usize>,
 
     /// Table design (`bench` accepts a comma-separated list). Default: each
@@ -210,9 +378,23 @@ pub struct EngineArgs {
     #[arg(long, global = true)]
     pub keep_table: bool,
 
-    /// Worker threads (default: every core). `bench` uses one unless told.
+    /// Worker threads (default: every core). Lines are solved in parallel, one per
+    /// worker with its own table, and printed in input order; when fewer lines
+    /// than workers remain, idle workers join the searches still running. `bench`
+    /// uses one unless told (with more, it reports throughput).
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+
+    /// Opening book: `--book FILE` uses that book instead of the built-in one;
+    /// `--book` alone, the built-in one (put it after any file or set names).
+    /// Every command but `bench` uses the built-in book unless told otherwise;
+    /// `bench --book` runs every set with and without the book, side by side.
+    #[arg(long, global = true, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_book")]
+    pub book: Option<Option<PathBuf>>,
+
+    /// No opening book: every position is searched.
+    #[arg(long, global = true)]
+    pub no_book: bool,
 }
 
 impl Cli {
@@ -229,8 +411,8 @@ impl Cli {
             if let Some(flag) = flags.first() {
                 let takes = match command {
                     Command::Solve(_) => true,
-                    Command::Bench(_) => *flag != "--stats",
-                    Command::Generate(_) => false,
+                    Command::Bench(_) | Command::Analyze(_) => *flag != "--stats",
+                    Command::Generate(_) | Command::Book(_) | Command::Play(_) => false,
                 };
                 return Err(usage(if takes {
                     format!("{flag} goes after the subcommand: `c4solver {name} {flag}`")
@@ -268,6 +450,9 @@ impl Command {
             Command::Solve(_) => "solve",
             Command::Bench(_) => "bench",
             Command::Generate(_) => "generate",
+            Command::Book(_) => "book",
+            Command::Analyze(_) => "analyze",
+            Command::Play(_) => "play",
         }
     }
 }
@@ -299,7 +484,7 @@ pub enum TableArg {
     /// Chess-style: upper, lower and exact bounds with the best move.
     Bounds,
     /// The tuned solver's: one upper or lower bound in 4 bytes, always replaced
-    /// (at least 63 MB on 7x6).
+    /// (8 bytes holding the whole key below 63 MB on 7x6).
     Compact,
 }
 
@@ -453,6 +638,40 @@ mod tests {
     }
 
     #[test]
+    fn analyze_and_play() {
+        let cli = parse(&["c4solver", "analyze", "-w", "--pv", "--json", "a", "-"]).unwrap();
+        let Some(Command::Analyze(a)) = cli.command else {
+            panic!("not analyze")
+        };
+        assert!(a.weak && a.pv && a.json);
+        assert_eq!(a.files, vec![PathBuf::from("a"), PathBuf::from("-")]);
+        let cli = parse(&["c4solver", "play"]).unwrap();
+        let Some(Command::Play(p)) = cli.command else {
+            panic!("not play")
+        };
+        assert_eq!(
+            (p.first, p.level, p.seed),
+            (FirstArg::Human, LevelArg::Perfect, None)
+        );
+        assert_eq!(p.start, "");
+        let cli = parse(&[
+            "c4solver", "play", "--first", "solver", "--level", "easy", "--seed", "3", "--start",
+            "44",
+        ])
+        .unwrap();
+        let Some(Command::Play(p)) = cli.command else {
+            panic!("not play")
+        };
+        assert_eq!(
+            (p.first, p.level, p.seed),
+            (FirstArg::Solver, LevelArg::Easy, Some(3))
+        );
+        assert_eq!(p.start, "44");
+        assert!(parse(&["c4solver", "play", "--level", "hard"]).is_err());
+        assert!(parse(&["c4solver", "play", "file"]).is_err());
+    }
+
+    #[test]
     fn weak_is_dash_w_everywhere() {
         // Regression: `bench -w` was refused while `solve -w` worked.
         let cli = parse(&["c4solver", "bench", "-w"]).unwrap();
@@ -544,6 +763,43 @@ mod tests {
                 assert!(e.to_string().contains("are never"), "{e}");
             }
         }
+    }
+
+    #[test]
+    fn book_options() {
+        let cli = parse(&["c4solver", "solve", "--book", "my.book", "f"]).unwrap();
+        assert_eq!(cli.engine.book, Some(Some(PathBuf::from("my.book"))));
+        let cli = parse(&["c4solver", "bench", "set", "--book"]).unwrap();
+        assert_eq!(cli.engine.book, Some(None));
+        assert!(parse(&["c4solver", "--book", "a", "--no-book"]).is_err());
+        let cli = parse(&[
+            "c4solver", "book", "generate", "--stones", "8", "--shard", "2/5", "--out", "b",
+        ])
+        .unwrap();
+        let Some(Command::Book(BookArgs {
+            action: BookAction::Generate(g),
+        })) = cli.command
+        else {
+            panic!("not book generate")
+        };
+        assert_eq!((g.stones, g.shard), (8, Some(Shard { index: 2, count: 5 })));
+        for bad in ["0/5", "6/5", "5"] {
+            let args = [
+                "c4solver", "book", "generate", "--stones", "8", "--out", "b",
+            ];
+            assert!(
+                parse(&[&args[..], &["--shard", bad]].concat()).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(
+            parse(&[
+                "c4solver", "book", "generate", "--stones", "42", "--out", "b"
+            ])
+            .is_err()
+        );
+        assert!(parse(&["c4solver", "book", "merge", "--out", "b"]).is_err());
+        assert!(parse(&["c4solver", "book", "verify", "f", "--sample", "0"]).is_err());
     }
 
     #[test]

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use c4solver::Mode;
 use c4solver::harness::{self, Report};
 use c4solver::testset::TestSet;
+use c4solver::{Config, Mode};
 
 use super::Outcome;
 use super::args::{BenchArgs, EngineArgs};
@@ -55,7 +55,11 @@ pub fn run(
         _ => vec![Mode::Strong, Mode::Weak],
     };
     // Every combination is checked before any work is done.
-    let (configs, left_out) = engine::configs(engine_args, args.compare);
+    // One thread unless told: the rows then give each position's own time.
+    let threads = engine_args
+        .threads
+        .map_or(1, |t| usize::try_from(t).unwrap_or(1));
+    let (mut configs, left_out) = engine::configs(engine_args, args.compare, threads)?;
     for (config, reason) in &left_out {
         eprintln!(
             "c4solver: left out {} {}: {reason}",
@@ -66,13 +70,29 @@ pub fn run(
     if configs.is_empty() {
         bail!("no configuration left to run");
     }
+    // --book: every configuration again with the book, next to its book-free rows.
+    let book = engine::book_file(engine_args)?;
+    if engine_args.book.is_some() {
+        let with_book: Vec<Config> = configs
+            .iter()
+            .map(|c| Config { book: true, ..*c })
+            .collect();
+        configs.extend(with_book);
+    }
     let bar = progress::bar(
         (per_pass * modes.len() * configs.len()) as u64,
         "{bar:40} {pos}/{len} positions [{elapsed_precise}, eta {eta}]",
     );
-    let report = harness::run(&configs, &modes, &sets, limit, signals.stop_flag(), || {
-        bar.inc(1)
-    })?;
+    let report = harness::run_threads(
+        &configs,
+        book.as_ref(),
+        &modes,
+        &sets,
+        limit,
+        signals.stop_flag(),
+        threads,
+        || bar.inc(1),
+    )?;
     bar.finish_and_clear();
     print_report(&report, args.json, args.compare)?;
     if !report.mismatches.is_empty() {

@@ -1,19 +1,59 @@
 //! From the engine options (`--solver`, `--table`, `--replace`, `--depth`,
-//! `--table-mb`, `--keep-table`) to solver configurations.
+//! `--table-mb`, `--keep-table`, `--threads`, `--book`, `--no-book`) to solver
+//! configurations.
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
-use c4solver::{Config, DepthKind, ReplaceKind, Solver7x6, SolverKind, TableKind};
+use c4solver::table::TableError;
+use c4solver::{
+    Book7x6, BookError, Config, DepthKind, ReplaceKind, Solver7x6, SolverKind, TableKind,
+};
 
 use super::args::EngineArgs;
 
+/// Table memory of one worker when no `--table-mb` is given, in MB.
+pub const DEFAULT_MB_PER_WORKER: usize = 64;
+
+/// The table size of each of `workers` workers for each `--table-mb` value (a
+/// total shared out equally), or the default of 64 MB per worker.
+///
+/// # Errors
+/// A total that leaves a worker less than 1 MB.
+pub fn table_mb_per_worker(engine: &EngineArgs, workers: usize) -> anyhow::Result<Vec<usize>> {
+    if engine.table_mb.is_empty() {
+        return Ok(vec![DEFAULT_MB_PER_WORKER]);
+    }
+    engine
+        .table_mb
+        .iter()
+        .map(|&total| {
+            if total != 0 && total < workers {
+                bail!(
+                    "--table-mb {total} is shared out among {workers} workers: less than 1 MB each \
+                     (give at least {workers}, or fewer --threads)"
+                );
+            }
+            Ok(total / workers)
+        })
+        .collect()
+}
+
+/// The configurations that can be built, and those left out with the reason.
+pub type Configs = (Vec<Config>, Vec<(Config, String)>);
+
 /// Every combination of the listed values, without duplicates (`--depth` does not
-/// matter to `always`). The search is `tuned` unless `--solver` says otherwise;
-/// without `--table`, each search gets its own table design.
+/// matter to `always`), all without the book (`bench` adds the book's rows), for
+/// solvers of one thread each. The search is `tuned` unless `--solver` says
+/// otherwise; without `--table`, each search gets its own table design.
+/// `--table-mb` values are shared out among `workers` workers.
 ///
 /// Combinations that cannot be built (a policy the design does not offer, a size
 /// too small for the design's keys) are returned apart, each with the reason.
-pub fn configs(engine: &EngineArgs, stats: bool) -> (Vec<Config>, Vec<(Config, String)>) {
+///
+/// # Errors
+/// A `--table-mb` that leaves a worker less than 1 MB.
+pub fn configs(engine: &EngineArgs, stats: bool, workers: usize) -> anyhow::Result<Configs> {
+    let sizes = table_mb_per_worker(engine, workers)?;
     let solvers = if engine.solver.is_empty() {
         vec![SolverKind::Tuned]
     } else {
@@ -31,7 +71,7 @@ pub fn configs(engine: &EngineArgs, stats: bool) -> (Vec<Config>, Vec<(Config, S
             for &replace in &engine.replace {
                 let replace: ReplaceKind = replace.into();
                 for &depth in &engine.depth {
-                    for &table_mb in &engine.table_mb {
+                    for &table_mb in &sizes {
                         let config = Config {
                             kind,
                             table_mb,
@@ -44,6 +84,8 @@ pub fn configs(engine: &EngineArgs, stats: bool) -> (Vec<Config>, Vec<(Config, S
                                 depth.into()
                             },
                             stats,
+                            book: false,
+                            threads: 1,
                         };
                         if good.contains(&config) || left_out.iter().any(|(c, _)| *c == config) {
                             continue;
@@ -57,16 +99,119 @@ pub fn configs(engine: &EngineArgs, stats: bool) -> (Vec<Config>, Vec<(Config, S
             }
         }
     }
-    (good, left_out)
+    Ok((good, left_out))
 }
 
-/// The one configuration of a command that runs a single solver (`solve`,
-/// `generate`), built.
+/// The solvers of a command that runs one configuration on `workers` workers
+/// (`solve`, `generate`, and the commands built like them), built before any
+/// work starts: one solver of one thread per worker, each with its share of
+/// `--table-mb` and the book the options choose (the built-in one unless
+/// `--no-book` or `--book FILE`). With more than one worker, the solvers are
+/// joinable ([`Solver7x6::new_joinable`]) so that idle workers can help the last
+/// searches.
 ///
 /// # Errors
-/// A list where one value is expected, or a table that cannot be built, with a
-/// message naming the command.
-pub fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Solver7x6> {
+/// A list where one value is expected, a table that cannot be built, or a book
+/// file that cannot be read, with a message naming the command or the file.
+pub fn worker_solvers(
+    engine: &EngineArgs,
+    command: &str,
+    stats: bool,
+    workers: usize,
+) -> anyhow::Result<Vec<Solver7x6>> {
+    let config = config_for(engine, command, stats, workers)?;
+    let book = book_file(engine)?;
+    // The memory asked for, in all, for the message if it cannot be had.
+    let total = engine
+        .table_mb
+        .first()
+        .copied()
+        .unwrap_or(DEFAULT_MB_PER_WORKER * workers);
+    (0..workers)
+        .map(|_| {
+            let solver = if workers == 1 {
+                Solver7x6::new(config)
+            } else {
+                Solver7x6::new_joinable(config)
+            };
+            let mut solver = solver.map_err(|e| match e {
+                TableError::Alloc { .. } => TableError::Alloc { mb: total },
+                e => e,
+            })?;
+            if book.is_some() {
+                solver.set_book(book.clone());
+            }
+            Ok(solver)
+        })
+        .collect()
+}
+
+/// The one solver of a command that searches one position at a time (`play`),
+/// built: every `--threads` thread searches each position together over one
+/// table of `--table-mb` (default 64 MB) when the configuration can share its
+/// table (the tuned search over the compact table), one thread otherwise; with
+/// the book the options choose.
+///
+/// # Errors
+/// As [`worker_solvers`].
+pub fn team_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver7x6> {
+    let mut config = config_for(engine, command, false, 1)?;
+    if config.can_share() {
+        config.threads = threads(engine);
+    }
+    let mut solver = Solver7x6::new(config)?;
+    if let Some(book) = book_file(engine)? {
+        solver.set_book(Some(book));
+    }
+    Ok(solver)
+}
+
+/// The book file of `--book FILE`, read and checked.
+///
+/// # Errors
+/// A file that is not a whole 7x6 book, with the reason.
+pub fn book_file(engine: &EngineArgs) -> anyhow::Result<Option<Book7x6>> {
+    let Some(Some(path)) = &engine.book else {
+        return Ok(None);
+    };
+    let book = Book7x6::read(path).map_err(|e| match e {
+        BookError::Io { .. } => anyhow!("--book {e}"),
+        BookError::BadMagic => anyhow!(
+            "--book {}: {e} (--book takes the next name as its file: to name the built-in \
+             book, put --book after the other arguments)",
+            path.display()
+        ),
+        e => anyhow!("--book {}: {e}", path.display()),
+    })?;
+    Ok(Some(book))
+}
+
+/// Worker threads: `--threads N`, or every core.
+pub fn threads(engine: &EngineArgs) -> usize {
+    engine.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| usize::try_from(n).unwrap_or(1),
+    )
+}
+
+/// The one configuration of a command whose [`threads`] workers each run a
+/// solver of it (`book generate`, `book verify`), unbuilt: each worker's share of
+/// `--table-mb` (64 MB each by default); its `book` flag says whether the
+/// built-in book is used (`--book FILE` is read by [`book_file`]).
+///
+/// # Errors
+/// As [`worker_solvers`], but for the book file.
+pub fn single_config(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Config> {
+    config_for(engine, command, stats, threads(engine))
+}
+
+/// The one configuration of a command, for `workers` workers.
+fn config_for(
+    engine: &EngineArgs,
+    command: &str,
+    stats: bool,
+    workers: usize,
+) -> anyhow::Result<Config> {
     let lists = [
         ("--solver", engine.solver.len()),
         ("--table", engine.table.len()),
@@ -77,9 +222,12 @@ pub fn single_solver(engine: &EngineArgs, command: &str, stats: bool) -> anyhow:
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
         bail!("{flag} takes a single value for `{command}` (lists are for `bench --compare`)");
     }
-    let (good, left_out) = configs(engine, stats);
+    let (good, left_out) = configs(engine, stats, workers)?;
     if let Some((_, reason)) = left_out.first() {
         bail!("{reason}");
     }
-    Ok(Solver7x6::new(good[0])?)
+    Ok(Config {
+        book: !engine.no_book && matches!(engine.book, None | Some(None)),
+        ..good[0]
+    })
 }

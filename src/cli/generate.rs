@@ -1,13 +1,17 @@
 //! `c4solver generate`: a labelled test set, one `moves score` line per position,
-//! each written as soon as it is kept.
+//! each written as soon as it is kept. Candidates are labelled in parallel, one
+//! per worker, and kept in the order they were drawn, so that a seed gives the
+//! same file with any number of threads.
 
-use c4solver::generate::{self, Request};
+use c4solver::Solver7x6;
+use c4solver::generate::{self, Generated, Request};
 use c4solver::solver::SolveError;
 
 use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};
 use super::engine;
 use super::output::{self, Item};
+use super::pool::{self, FromIter, Worker};
 use super::progress;
 use super::signals::Signals;
 
@@ -21,8 +25,21 @@ pub fn run(
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let mut solver = engine::single_solver(engine_args, "generate", false)?;
-    solver.set_stop_flag(signals.stop_flag().clone());
+    let threads = engine::threads(engine_args);
+    let solvers = engine::worker_solvers(engine_args, "generate", false, threads)?;
+    // Set by a signal, or by the run once enough positions are kept (or stdout
+    // is closed): the candidates still being labelled are dropped.
+    let stop = signals.stop_flag().child();
+    let workers = solvers
+        .into_iter()
+        .map(|mut solver| {
+            solver.set_stop_flag(stop.clone());
+            Worker {
+                helper: solver.helper(),
+                state: solver,
+            }
+        })
+        .collect();
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),
@@ -35,26 +52,53 @@ pub fn run(
     );
     bar.set_message("0 tried");
     let (tx, writer) = output::stdout();
-    let stop = signals.stop_flag().clone();
-    let result = generate::generate(&request, &mut solver, |new, kept, tried| {
-        if let Some(g) = new
-            && !tx.send(Item {
-                seq: kept as u64 - 1,
-                out: Some(format!("{} {}\n", g.moves, g.score)),
-                err: None,
-            })
-        {
-            // stdout is closed: nobody reads what we would generate.
-            stop.stop();
-        }
-        bar.set_position(kept as u64);
-        bar.set_message(format!("{tried} tried"));
-    });
+    let (mut kept, mut tried) = (0usize, 0usize);
+    let difficulty = request.difficulty;
+    let mut failed = None;
+    if request.is_possible() {
+        pool::run(
+            workers,
+            FromIter(generate::candidates(&request)),
+            4 * threads + 16,
+            &stop,
+            |solver: &mut Solver7x6, _, (moves, pos)| match generate::label(
+                solver, &pos, difficulty,
+            ) {
+                Ok(score) => Some(Ok(score.map(|score| Generated { moves, score }))),
+                Err(SolveError::Stopped) => None,
+                Err(e) => Some(Err(e)),
+            },
+            |_, labelled| {
+                tried += 1;
+                let g = match labelled {
+                    Ok(g) => g,
+                    Err(e) => {
+                        failed = Some(e);
+                        return false;
+                    }
+                };
+                if let Some(g) = g {
+                    kept += 1;
+                    if !tx.send(Item {
+                        seq: kept as u64 - 1,
+                        out: Some(format!("{} {}\n", g.moves, g.score)),
+                        err: None,
+                    }) {
+                        // stdout is closed: nobody reads what we would generate.
+                        return false;
+                    }
+                }
+                bar.set_position(kept as u64);
+                bar.set_message(format!("{tried} tried"));
+                kept < request.count
+            },
+        );
+    }
     bar.finish_and_clear();
     drop(tx);
     writer.finish()?;
-    match result {
-        Ok(_) | Err(SolveError::Stopped) => Ok(Outcome::Ok),
-        Err(e @ SolveError::GameOver) => Err(e.into()),
+    match failed {
+        None => Ok(Outcome::Ok),
+        Some(e) => Err(e.into()),
     }
 }

@@ -2,11 +2,15 @@
 //! it, and [`run`] maps what happened to an [`Outcome`], which `main` turns into
 //! the exit code. Nothing here is needed by the library.
 
+mod analyze;
 pub mod args;
 mod bench;
+mod book;
 mod engine;
 mod generate;
 mod output;
+mod play;
+mod pool;
 mod progress;
 mod signals;
 mod solve;
@@ -64,6 +68,9 @@ pub fn run(cli: Cli) -> Outcome {
         Some(Command::Solve(s)) => solve::run(&s.args, &s.files, &cli.engine, &signals),
         Some(Command::Bench(b)) => bench::run(b, &cli.engine, &signals),
         Some(Command::Generate(g)) => generate::run(g, &cli.engine, &signals),
+        Some(Command::Book(b)) => book::run(b, &cli.engine, &signals),
+        Some(Command::Analyze(a)) => analyze::run(a, &cli.engine, &signals),
+        Some(Command::Play(p)) => play::run(p, &cli.engine, &signals),
     };
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");

@@ -17,3 +17,18 @@ pub fn bar(len: u64, template: &str) -> ProgressBar {
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }
+
+/// A spinner with `message`, drawn only when stderr is a terminal, ticking on its
+/// own while the caller works; [`ProgressBar::finish_and_clear`] removes it.
+pub fn spinner(message: &str) -> ProgressBar {
+    let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        spinner.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    spinner.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
+    );
+    spinner.set_message(message.to_string());
+    spinner.enable_steady_tick(Duration::from_millis(100));
+    spinner
+}

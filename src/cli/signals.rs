@@ -44,11 +44,6 @@ impl Signals {
         &self.stop
     }
 
-    /// Whether the run should stop.
-    pub fn stopped(&self) -> bool {
-        self.stop.is_stopped()
-    }
-
     /// The exit code of a run stopped by a signal: 143 for SIGTERM, 130 for SIGINT,
     /// `None` if no signal came.
     pub fn exit_code(&self) -> Option<u8> {

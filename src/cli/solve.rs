@@ -2,8 +2,6 @@
 //! soon as it is known and its line is next in order.
 
 use std::path::PathBuf;
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::Duration;
 
 use c4solver::harness;
 use c4solver::input::parse_line;
@@ -15,13 +13,12 @@ use super::Outcome;
 use super::args::{EngineArgs, SolveArgs};
 use super::engine;
 use super::output::{self, Item};
+use super::pool::{self, Worker};
 use super::signals::Signals;
 use super::source::{self, Line, Message};
 
-/// How often a run waiting for input looks at the signals.
-pub const POLL: Duration = Duration::from_millis(50);
-
-/// Solves every line of `files` (or stdin).
+/// Solves every line of `files` (or stdin), one line per worker, printing the
+/// answers in input order.
 ///
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
@@ -32,41 +29,60 @@ pub fn run(
     engine: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let mut solver = engine::single_solver(engine, "solve", args.stats)?;
-    solver.set_stop_flag(signals.stop_flag().clone());
+    let threads = engine::threads(engine);
+    let solvers = engine::worker_solvers(engine, "solve", args.stats, threads)?;
+    // The run's own flag: set by a signal, or by the run itself (stdout closed).
+    let stop = signals.stop_flag().child();
+    let workers = solvers
+        .into_iter()
+        .map(|mut solver| {
+            solver.set_stop_flag(stop.clone());
+            Worker {
+                helper: solver.helper(),
+                state: solver,
+            }
+        })
+        .collect();
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
-    let mut input = source::spawn(files, 4);
+    let input = source::spawn(files, 4);
     let (tx, writer) = output::stdout();
     let mut outcome = Outcome::Ok;
     let mut totals = TableStats::default();
-    while !signals.stopped() && !tx.is_closed() {
-        let msg = match input.recv_timeout(POLL) {
-            Ok(m) => m,
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => break,
-        };
-        let item = match msg {
-            Message::Failed { seq, message } => {
-                outcome = outcome.worst(Outcome::Failure);
+    let stranded = pool::run(
+        workers,
+        input,
+        4 * threads + 64,
+        &stop,
+        |solver: &mut Solver7x6, seq, msg| match msg {
+            Message::Failed { seq: read, message } => Some((
                 Item {
-                    seq,
+                    seq: {
+                        debug_assert_eq!(read, seq, "the pool numbers jobs as they were read");
+                        seq
+                    },
                     out: None,
                     err: Some(message),
-                }
-            }
+                },
+                Outcome::Failure,
+                None,
+            )),
             Message::Line(line) => {
-                let Some((item, o)) = answer(&line, &mut solver, mode, args.json, &mut totals)
-                else {
-                    // Stopped inside the search: the line is not finished.
-                    break;
-                };
-                outcome = outcome.worst(o);
-                item
+                let (mut item, o, stats) = answer(&line, solver, mode, args.json)?;
+                item.seq = seq;
+                Some((item, o, stats))
             }
-        };
-        if !tx.send(item) {
-            break;
-        }
+        },
+        |_, (item, o, stats)| {
+            outcome = outcome.worst(o);
+            if let Some(st) = &stats {
+                totals.add(st);
+            }
+            tx.send(item)
+        },
+    );
+    // Answers that came after a line the stop interrupted: written after it.
+    for (_, (item, _, _)) in stranded {
+        tx.send(item);
     }
     drop(tx);
     writer.finish()?;
@@ -77,15 +93,15 @@ pub fn run(
 }
 
 /// The output of one line: its text (or its error and an empty line, to keep the
-/// output aligned with the input) and what it means for the exit code; `None` if
-/// the search was stopped.
+/// output aligned with the input), what it means for the exit code, and the
+/// table statistics of its search if the solver counts them; `None` if the
+/// search was stopped.
 pub fn answer(
     line: &Line,
     solver: &mut Solver7x6,
     mode: Mode,
     json: bool,
-    totals: &mut TableStats,
-) -> Option<(Item, Outcome)> {
+) -> Option<(Item, Outcome, Option<TableStats>)> {
     let file = line.file.as_ref().map(|f| f.display().to_string());
     let mut item = Item {
         seq: line.seq,
@@ -104,7 +120,7 @@ pub fn answer(
             } else {
                 "\n".to_string()
             });
-            return Some((item, Outcome::BadInput));
+            return Some((item, Outcome::BadInput, None));
         }
     };
     let s = match solver.solve(&q.position, mode) {
@@ -126,9 +142,6 @@ pub fn answer(
         ));
     }
     let stats = solver.last_stats();
-    if let Some(st) = &stats {
-        totals.add(st);
-    }
     let us = s.time.as_micros();
     item.out = Some(if json {
         let mut v = serde_json::json!({
@@ -144,12 +157,12 @@ pub fn answer(
         if let Some(f) = file {
             v["file"] = f.into();
         }
-        if let Some(st) = stats {
+        if let Some(st) = &stats {
             v["stats"] = serde_json::to_value(st).expect("counters serialize");
         }
         format!("{v}\n")
     } else {
         format!("{} {} {} {}\n", q.moves, s.score, s.nodes, us)
     });
-    Some((item, outcome))
+    Some((item, outcome, stats))
 }

@@ -6,6 +6,7 @@
 //! move, positive for a win (`22 - stones the winner has played at the end` on 7x6),
 //! 0 for a draw, negative for a loss.
 
+pub mod parallel;
 pub mod parity;
 pub mod reference;
 pub mod stop;
@@ -13,11 +14,14 @@ pub mod tuned;
 
 use std::time::{Duration, Instant};
 
+use crate::book::Book;
 use crate::position::Board;
+use crate::table::shared::Layout;
 use crate::table::{
-    Always, BoundTable, Bucket, CompactTable, DepthPreferred, Table, TableError, TableStats,
-    TwoTier, UpperTable,
+    Always, BoundTable, Bucket, CompactTable, DepthPreferred, Narrow, SharedTable, Table,
+    TableError, TableStats, TwoTier, UpperTable, Wide,
 };
+use parallel::{Helper, JOIN_AFTER, TeamSearch};
 use reference::Reference;
 pub use stop::StopFlag;
 use tuned::Tuned;
@@ -74,7 +78,9 @@ pub enum TableKind {
     /// One upper or lower bound in 4 bytes, two entries per set (the bigger
     /// search's result and the newest other): the tuned search's [`CompactTable`]
     /// (an exact score is kept as a lower bound). Its replacement is its own; it
-    /// takes no `--replace` policy but `always`.
+    /// takes no `--replace` policy but `always`. Below the size at which its
+    /// partial key stays exact (63 MB on 7x6), 8-byte entries holding the whole key
+    /// ([`Wide`]); with several threads, the [`SharedTable`] of the same layouts.
     Compact,
 }
 
@@ -173,11 +179,23 @@ pub struct Config {
     pub depth: DepthKind,
     /// Count table statistics (see [`Solver::last_stats`]).
     pub stats: bool,
+    /// Answer a position of at most the book's depth stones from the opening book
+    /// built into the binary ([`Book::builtin`], 7x6 only), with no search;
+    /// [`Solver::set_book`] gives another.
+    pub book: bool,
+    /// Threads that search each position together (0 counts as 1). With 1, the
+    /// search runs on the calling thread alone, exactly as it always did. With
+    /// more, the tuned search over the compact table runs on the calling thread and
+    /// `threads - 1` helper threads the solver keeps, sharing one table of
+    /// `table_mb` megabytes (see [`parallel`]); the reference search, the other
+    /// table designs and statistics stay on one thread.
+    pub threads: usize,
 }
 
 impl Default for Config {
     /// The tuned configuration: the tuned search with its 64 MB compact table,
-    /// cleared before each position (the command line's default too).
+    /// cleared before each position, and the built-in opening book (the command
+    /// line's default too, but for `bench`).
     fn default() -> Self {
         Config {
             kind: SolverKind::Tuned,
@@ -187,6 +205,8 @@ impl Default for Config {
             replace: ReplaceKind::Always,
             depth: DepthKind::Cells,
             stats: false,
+            book: true,
+            threads: 1,
         }
     }
 }
@@ -198,15 +218,28 @@ impl Config {
     }
 
     /// The reference configuration: the tutorial's part-7 solver with its 64 MB
-    /// upper-bound, always-replace table, cleared before each position; the
-    /// baseline every other configuration is measured against.
+    /// upper-bound, always-replace table, cleared before each position, and no
+    /// book; the baseline every other configuration is measured against.
     pub fn reference() -> Self {
-        Self::for_solver(SolverKind::Reference)
+        Config {
+            book: false,
+            ..Self::for_solver(SolverKind::Reference)
+        }
+    }
+
+    /// The tuned configuration without the opening book: every position is
+    /// searched.
+    pub fn tuned_without_book() -> Self {
+        Config {
+            book: false,
+            ..Self::default()
+        }
     }
 
     /// The default configuration of `kind`'s search: its own 64 MB table
     /// ([`TableKind::Upper`] for the reference search, [`TableKind::Compact`] for
-    /// the tuned one), always replaced, cleared before each position.
+    /// the tuned one), always replaced, cleared before each position, with the
+    /// built-in book.
     pub fn for_solver(kind: SolverKind) -> Self {
         Config {
             kind,
@@ -232,7 +265,11 @@ impl Config {
         };
         match (self.table, self.replace) {
             (TableKind::Compact, ReplaceKind::Always) => {
-                CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).map(drop)
+                // 4-byte entries where their partial key is exact, 8-byte ones below.
+                let bound = crate::table::compact::key_bound(W, H);
+                CompactTable::sets_for(mb, bound)
+                    .or_else(|_| SharedTable::<Wide>::slots_for(mb, bound))
+                    .map(drop)
             }
             (TableKind::Compact, replace) => Err(TableError::NoSuchPolicy {
                 table: TableKind::Compact.name(),
@@ -253,6 +290,22 @@ impl Config {
         }
     }
 
+    /// Whether [`Solver::new`] runs this configuration's searches on several
+    /// threads: the tuned search over the compact table, without statistics, with
+    /// more than one thread.
+    pub fn is_parallel(&self) -> bool {
+        self.threads > 1 && self.can_share()
+    }
+
+    /// Whether this configuration's search can run on several threads (the tuned
+    /// search over the compact table, always replaced, without statistics).
+    pub fn can_share(&self) -> bool {
+        self.kind == SolverKind::Tuned
+            && self.table == TableKind::Compact
+            && self.replace == ReplaceKind::Always
+            && !self.stats
+    }
+
     /// Whether the table options are the tutorial's (upper bounds, always replace),
     /// at whatever size.
     pub fn is_reference_table(&self) -> bool {
@@ -268,7 +321,8 @@ impl Config {
     }
 
     /// A short name of the table options: `upper/always/64`, `bounds/bucket/16`,
-    /// `bounds/depth:work/64`, with `/keep` when the table is kept.
+    /// `bounds/depth:work/64`, with `/keep` when the table is kept (the book is
+    /// not a table option: see [`Config::book`]).
     pub fn label(&self) -> String {
         let depth = if self.replace != ReplaceKind::Always && self.depth == DepthKind::Work {
             ":work"
@@ -315,6 +369,88 @@ enum Engine<const W: usize, const H: usize> {
     /// Either search with any other table design or with statistics; the one
     /// virtual call per position keeps the dispatch out of the search.
     Tables(Box<dyn TableSearch<W, H>>),
+    /// The tuned search on several threads over a shared compact table.
+    Team(Box<dyn TeamEngine<W, H>>),
+}
+
+/// A [`TeamSearch`] without its table layout, with what it takes to build another.
+trait TeamEngine<const W: usize, const H: usize>: std::fmt::Debug + Send {
+    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64);
+    fn clear(&mut self);
+    fn set_stop_flag(&mut self, flag: StopFlag);
+    fn stopped(&self) -> bool;
+    fn helper(&self) -> Helper;
+    fn threads(&self) -> usize;
+    fn clone_box(&self) -> Box<dyn TeamEngine<W, H>>;
+}
+
+/// A [`TeamSearch`] over a shared table of layout `L`, with its configuration.
+#[derive(Debug)]
+struct TeamBox<const W: usize, const H: usize, L: Layout> {
+    search: TeamSearch<W, H, SharedTable<L>>,
+    config: Config,
+    helpers: usize,
+}
+
+impl<const W: usize, const H: usize, L: Layout> TeamEngine<W, H> for TeamBox<W, H, L> {
+    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+        self.search.search(pos, alpha, beta)
+    }
+    fn clear(&mut self) {
+        self.search.clear()
+    }
+    fn set_stop_flag(&mut self, flag: StopFlag) {
+        self.search.set_stop_flag(flag)
+    }
+    fn stopped(&self) -> bool {
+        self.search.stopped()
+    }
+    fn helper(&self) -> Helper {
+        self.search.helper()
+    }
+    fn threads(&self) -> usize {
+        self.search.threads()
+    }
+    fn clone_box(&self) -> Box<dyn TeamEngine<W, H>> {
+        // A clone gets a table of its own, empty, and threads of its own.
+        team::<W, H>(&self.config, self.helpers).expect("the table was allocated before")
+    }
+}
+
+impl<const W: usize, const H: usize> Clone for Box<dyn TeamEngine<W, H>> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// The tuned search of `config` over a shared compact table (4-byte entries where
+/// their partial key is exact, 8-byte ones below), with `helpers` threads of its own.
+fn team<const W: usize, const H: usize>(
+    config: &Config,
+    helpers: usize,
+) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
+    fn build<const W: usize, const H: usize, L: Layout>(
+        config: &Config,
+        helpers: usize,
+    ) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
+        let table = SharedTable::<L>::for_board::<W, H>(config.table_mb)?;
+        let search = TeamSearch::new(table, helpers, JOIN_AFTER);
+        Ok(Box::new(TeamBox {
+            search,
+            config: *config,
+            helpers,
+        }))
+    }
+    if narrow_fits::<W, H>(config.table_mb) {
+        build::<W, H, Narrow>(config, helpers)
+    } else {
+        build::<W, H, Wide>(config, helpers)
+    }
+}
+
+/// Whether a compact table of `mb` megabytes keeps its 4-byte entries exact.
+fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
+    CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).is_ok()
 }
 
 /// A search over some table, behind one virtual call per position.
@@ -437,34 +573,48 @@ fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
 }
 
 /// A solver for `W`x`H` boards; see the module documentation.
+///
+/// A position with at most the opening book's depth stones is answered from the
+/// book with no search (a search from a deeper position never reaches such a
+/// position, so the book is looked up once, before the search).
 #[derive(Clone, Debug)]
 pub struct Solver<const W: usize, const H: usize> {
     config: Config,
     engine: Engine<W, H>,
     stats: Option<TableStats>,
     stop: StopFlag,
+    book: Option<Book<W, H>>,
 }
 
 /// The solver for the standard 7x6 board.
 pub type Solver7x6 = Solver<7, 6>;
 
 impl<const W: usize, const H: usize> Solver<W, H> {
-    /// Creates a solver, allocating its table.
+    /// Creates a solver, allocating its table (and starting its helper threads if
+    /// [`Config::is_parallel`]).
     pub fn new(config: Config) -> Result<Self, TableError> {
+        if config.is_parallel() {
+            let engine = Engine::Team(team::<W, H>(&config, config.threads - 1)?);
+            return Ok(Self::with_engine(config, engine));
+        }
         let upper = || UpperTable::for_board(config.table_mb, Board::<W, H>::MIN_SCORE);
         let compact = || CompactTable::for_board::<W, H>(config.table_mb);
+        // Below the narrow entries' size, one thread's table of 8-byte entries.
+        let wide = || SharedTable::<Wide>::for_board::<W, H>(config.table_mb);
+        let narrow = narrow_fits::<W, H>(config.table_mb);
         let plain = !config.stats;
         let engine = match (config.kind, config.table, config.replace) {
             (SolverKind::Reference, TableKind::Upper, ReplaceKind::Always) if plain => {
                 Engine::Reference(Reference::new(upper()?))
             }
-            (SolverKind::Tuned, TableKind::Compact, ReplaceKind::Always) if plain => {
+            (SolverKind::Tuned, TableKind::Compact, ReplaceKind::Always) if plain && narrow => {
                 Engine::Tuned(Tuned::new(compact()?))
             }
             (_, TableKind::Upper, ReplaceKind::Always) => Engine::Tables(boxed(upper()?, &config)),
-            (_, TableKind::Compact, ReplaceKind::Always) => {
+            (_, TableKind::Compact, ReplaceKind::Always) if narrow => {
                 Engine::Tables(boxed(compact()?, &config))
             }
+            (_, TableKind::Compact, ReplaceKind::Always) => Engine::Tables(boxed(wide()?, &config)),
             (_, TableKind::Compact, replace) => {
                 return Err(TableError::NoSuchPolicy {
                     table: TableKind::Compact.name(),
@@ -474,12 +624,63 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             (_, TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
             (_, TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
         };
-        Ok(Solver {
+        Ok(Self::with_engine(config, engine))
+    }
+
+    /// A solver whose searches other threads can join through
+    /// [`Solver::helper`], starting no thread of its own: the command line gives
+    /// each worker one, so that idle workers can join the last searches of a
+    /// stream. Configurations that cannot share their table
+    /// ([`Config::can_share`]) get the one-thread solver of [`Solver::new`].
+    ///
+    /// # Errors
+    /// As [`Solver::new`].
+    pub fn new_joinable(config: Config) -> Result<Self, TableError> {
+        if !config.can_share() {
+            return Self::new(config);
+        }
+        let engine = Engine::Team(team::<W, H>(&config, 0)?);
+        Ok(Self::with_engine(config, engine))
+    }
+
+    fn with_engine(config: Config, engine: Engine<W, H>) -> Self {
+        Solver {
             config,
             engine,
             stats: None,
             stop: StopFlag::new(),
-        })
+            book: if config.book { Book::builtin() } else { None },
+        }
+    }
+
+    /// A handle through which another thread can join this solver's searches
+    /// ([`Helper::help`]), if they run over a shared table ([`Solver::new`] with
+    /// [`Config::is_parallel`], or [`Solver::new_joinable`]).
+    pub fn helper(&self) -> Option<Helper> {
+        match &self.engine {
+            Engine::Team(t) => Some(t.helper()),
+            _ => None,
+        }
+    }
+
+    /// Threads that search each position: 1, or the calling thread and the
+    /// solver's own helpers.
+    pub fn threads(&self) -> usize {
+        match &self.engine {
+            Engine::Team(t) => t.threads(),
+            _ => 1,
+        }
+    }
+
+    /// Uses `book` (a whole book: see [`Book::read`]) instead of the built-in
+    /// one, or no book at all with `None`.
+    pub fn set_book(&mut self, book: Option<Book<W, H>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    pub fn book(&self) -> Option<&Book<W, H>> {
+        self.book.as_ref()
     }
 
     /// Makes every later search poll `flag` and stop when it is set: the solve then
@@ -489,6 +690,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Engine::Reference(r) => r.set_stop_flag(flag.clone()),
             Engine::Tables(t) => t.set_stop_flag(flag.clone()),
             Engine::Tuned(t) => t.set_stop_flag(flag.clone()),
+            Engine::Team(t) => t.set_stop_flag(flag.clone()),
         }
         self.stop = flag;
     }
@@ -510,6 +712,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Engine::Reference(r) => r.clear(),
             Engine::Tables(t) => t.clear(),
             Engine::Tuned(t) => t.clear(),
+            Engine::Team(t) => t.clear(),
         }
     }
 
@@ -549,7 +752,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// it is `>= beta`. With `beta = alpha + 1` this tests whether the score is at
     /// least `beta`.
     ///
-    /// The table is cleared first unless the configuration keeps it.
+    /// A position the opening book holds is answered from it, clamped to the
+    /// window, with 0 nodes. Otherwise the table is cleared first unless the
+    /// configuration keeps it.
     ///
     /// # Panics
     /// In debug builds, if `alpha >= beta`.
@@ -566,25 +771,77 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if pos.has_four() {
             return Err(SolveError::GameOver);
         }
+        if let Some(answer) = self.book_answer(pos, alpha, beta) {
+            return Ok(answer);
+        }
+        self.begin_position();
+        self.search_window(pos, alpha, beta)
+    }
+
+    /// The opening book's answer for `pos`, clamped to the window, if it holds
+    /// the position.
+    fn book_answer(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Option<Solution> {
+        let book = self.book.as_ref()?;
+        let start = Instant::now();
+        let score = book.score(pos)?;
+        self.stats = None;
+        Some(Solution {
+            score: score.clamp(alpha, beta),
+            nodes: 0,
+            time: start.elapsed(),
+        })
+    }
+
+    /// Readies the table for a new root position, as [`Solver::solve`] does: clears
+    /// it, or ages its entries by one generation if the configuration keeps it.
+    pub fn begin_position(&mut self) {
         if !self.config.keep_table {
             self.clear();
         } else if let Engine::Tables(t) = &mut self.engine {
             t.new_search();
+        }
+    }
+
+    /// Searches `pos` in the window `[alpha, beta]` like [`Solver::solve_window`]
+    /// (a position the opening book holds is answered from it), but with the table
+    /// as it is: for a run of related searches that share what they prove (the
+    /// children of one position, the plies of a line of play). Call
+    /// [`Solver::begin_position`] before the first one.
+    ///
+    /// # Panics
+    /// In debug builds, if `alpha >= beta`.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn search_window(
+        &mut self,
+        pos: &Board<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Solution, SolveError> {
+        debug_assert!(alpha < beta);
+        if pos.has_four() {
+            return Err(SolveError::GameOver);
+        }
+        if let Some(answer) = self.book_answer(pos, alpha, beta) {
+            return Ok(answer);
         }
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
             Engine::Tables(t) => t.search(pos, alpha, beta),
             Engine::Tuned(t) => t.search(pos, alpha, beta),
+            Engine::Team(t) => t.search(pos, alpha, beta),
         };
         let time = start.elapsed();
         let stopped = match &self.engine {
             Engine::Reference(r) => r.stopped(),
             Engine::Tables(t) => t.stopped(),
             Engine::Tuned(t) => t.stopped(),
+            Engine::Team(t) => t.stopped(),
         };
         self.stats = match &self.engine {
-            Engine::Reference(_) | Engine::Tuned(_) => None,
+            Engine::Reference(_) | Engine::Tuned(_) | Engine::Team(_) => None,
             Engine::Tables(t) => t.stats(),
         };
         if stopped {
@@ -617,8 +874,10 @@ mod tests {
     #[test]
     fn solvers_can_move_to_other_threads() {
         fn send<T: Send>() {}
+        fn sync<T: Send + Sync>() {}
         send::<Solver7x6>();
         send::<StopFlag>();
+        sync::<Helper>();
     }
 
     #[test]
@@ -635,7 +894,7 @@ mod tests {
 
     #[test]
     fn a_stopped_search_says_so_and_the_solver_works_again() {
-        for config in [Config::reference(), Config::tuned()] {
+        for config in [Config::reference(), Config::tuned_without_book()] {
             let mut s = Solver7x6::new(config).unwrap();
             let flag = StopFlag::new();
             s.set_stop_flag(flag.clone());
@@ -654,14 +913,14 @@ mod tests {
     #[test]
     fn configurations_are_checked_without_allocating() {
         assert!(Config::tuned().check::<7, 6>().is_ok());
-        assert_eq!(
-            Config {
-                table_mb: 8,
+        // Below 63 MB the compact table takes 8-byte entries instead of refusing.
+        for mb in [1, 8, 62] {
+            let small = Config {
+                table_mb: mb,
                 ..Config::tuned()
-            }
-            .check::<7, 6>(),
-            Err(TableError::TooSmallForKey { mb: 8, min_mb: 63 })
-        );
+            };
+            assert!(small.check::<7, 6>().is_ok());
+        }
         assert!(matches!(
             Config {
                 replace: ReplaceKind::Bucket,
@@ -686,6 +945,63 @@ mod tests {
             .check::<7, 6>(),
             Err(TableError::TooSmall { mb: 0 })
         );
+    }
+
+    #[test]
+    fn small_compact_tables_and_parallel_solvers_are_exact() {
+        let p = Position::parse("44455554221").unwrap();
+        for (mb, threads) in [(1, 1), (1, 2), (8, 1), (64, 2), (64, 3)] {
+            for kind in [SolverKind::Tuned, SolverKind::Reference] {
+                let config = Config {
+                    table_mb: mb,
+                    threads,
+                    book: false,
+                    ..Config::for_solver(kind)
+                };
+                let config = Config {
+                    table: TableKind::Compact,
+                    ..config
+                };
+                let mut s = Solver7x6::new(config).unwrap();
+                let parallel = threads > 1 && kind == SolverKind::Tuned;
+                assert_eq!(s.threads(), if parallel { threads } else { 1 });
+                assert_eq!(s.helper().is_some(), parallel);
+                assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, -15);
+                assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, -1);
+                let mut copy = s.clone();
+                assert_eq!(copy.solve(&p, Mode::Strong).unwrap().score, -15);
+            }
+        }
+        let joinable = Solver7x6::new_joinable(Config::tuned()).unwrap();
+        assert!(joinable.helper().is_some());
+        assert_eq!(joinable.threads(), 1);
+    }
+
+    #[test]
+    fn a_parallel_solver_is_stopped_by_its_flag() {
+        let mut s = Solver7x6::new(Config {
+            threads: 2,
+            ..Config::tuned_without_book()
+        })
+        .unwrap();
+        let flag = StopFlag::new();
+        s.set_stop_flag(flag.clone());
+        let stopper = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                flag.stop();
+            })
+        };
+        // The empty board takes far longer than the 50 ms before the stop.
+        assert_eq!(
+            s.solve(&Position::new(), Mode::Strong),
+            Err(SolveError::Stopped)
+        );
+        stopper.join().unwrap();
+        flag.reset();
+        let p = Position::parse("274552224131661").unwrap();
+        assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, 0);
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! millisecond of [`StopFlag::stop`] on this kind of machine, and unwinds without
 //! storing anything it did not prove: the table stays correct, and a later search
 //! can reuse it.
+//!
+//! A flag may have a parent ([`StopFlag::child`]): it then also reads as set when
+//! its parent is. The threads of a parallel search poll a child of the caller's
+//! flag, so that the caller's stop reaches every thread while the search can end
+//! its own helpers without touching the caller's flag.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +19,11 @@ pub const POLL_INTERVAL: u64 = 1 << 12;
 
 /// A flag that asks the searches holding a clone of it to stop.
 #[derive(Clone, Debug, Default)]
-pub struct StopFlag(Arc<AtomicBool>);
+pub struct StopFlag {
+    own: Arc<AtomicBool>,
+    /// Set means set too (see [`StopFlag::child`]).
+    parent: Option<Arc<StopFlag>>,
+}
 
 impl StopFlag {
     /// A flag that is not set.
@@ -25,28 +34,41 @@ impl StopFlag {
     /// Wraps a flag shared with other code, for example one that a signal handler
     /// sets.
     pub fn from_shared(flag: Arc<AtomicBool>) -> Self {
-        StopFlag(flag)
+        StopFlag {
+            own: flag,
+            parent: None,
+        }
     }
 
-    /// The shared flag itself.
+    /// A new flag that reads as set when it is set itself or when `self` (or any
+    /// of its own parents) is; setting or resetting the child never touches `self`.
+    pub fn child(&self) -> Self {
+        StopFlag {
+            own: Arc::default(),
+            parent: Some(Arc::new(self.clone())),
+        }
+    }
+
+    /// The flag's own atomic (without its parent's).
     pub fn shared(&self) -> Arc<AtomicBool> {
-        self.0.clone()
+        self.own.clone()
     }
 
-    /// Asks every search holding this flag to stop.
+    /// Asks every search holding this flag (or a child of it) to stop.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.own.store(true, Ordering::Relaxed);
     }
 
-    /// Clears the flag, so that later searches run again.
+    /// Clears the flag itself (not its parent), so that later searches run again.
     pub fn reset(&self) {
-        self.0.store(false, Ordering::Relaxed);
+        self.own.store(false, Ordering::Relaxed);
     }
 
-    /// Whether [`StopFlag::stop`] was called (and not reset since).
+    /// Whether [`StopFlag::stop`] was called (and not reset since) on this flag or
+    /// on a parent.
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.own.load(Ordering::Relaxed) || self.parent.as_ref().is_some_and(|p| p.is_stopped())
     }
 
     /// Whether a search that has explored `nodes` nodes should stop now: it reads
@@ -75,5 +97,21 @@ mod tests {
         );
         b.reset();
         assert!(!a.is_stopped());
+    }
+
+    #[test]
+    fn a_child_sees_its_parents_but_not_the_other_way() {
+        let root = StopFlag::new();
+        let child = root.child();
+        let grandchild = child.child();
+        assert!(!grandchild.is_stopped());
+        child.stop();
+        assert!(grandchild.is_stopped() && child.is_stopped() && !root.is_stopped());
+        child.reset();
+        assert!(!grandchild.is_stopped());
+        root.stop();
+        assert!(grandchild.is_stopped() && child.is_stopped());
+        grandchild.reset();
+        assert!(grandchild.is_stopped(), "the parent is still set");
     }
 }

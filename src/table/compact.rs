@@ -100,6 +100,17 @@ pub struct CompactTable {
     dirty: DirtyBlocks,
     /// `floor(2^64 / sets)`, for the division-free remainder.
     magic: u64,
+    /// How bounds are coded into a set.
+    codes: SetCodes,
+}
+
+/// How the bounds of a board's scores are coded into a set of two entries, and
+/// what reading and writing a set does (see the module documentation): shared by
+/// [`CompactTable`] and the [shared table](super::shared)'s
+/// [`Narrow`](super::shared::Narrow) layout, so that one thread over either
+/// explores the same nodes.
+#[derive(Clone, Debug)]
+pub struct SetCodes {
     /// Lowest score of the board.
     min_score: i32,
     /// Highest score of the board.
@@ -124,22 +135,15 @@ impl CompactTable {
         max_score: i32,
         key_bound: u128,
     ) -> Result<Self, TableError> {
-        assert!(min_score <= max_score, "empty score range");
+        let codes = SetCodes::new(min_score, max_score);
         let len = Self::sets_for(mb, key_bound)? as usize;
-        let mut table = CompactTable {
+        Ok(CompactTable {
             key_bound,
             sets: alloc_zeroed(len, mb)?,
             dirty: DirtyBlocks::new(len),
             magic: u64::MAX / len as u64,
-            min_score,
-            max_score,
-            demoted: [0; 64],
-        };
-        for code in 1..=2 * R0 as u32 {
-            let (score, bound) = table.decode0(code);
-            table.demoted[code as usize] = Self::code1(score, bound) as u8;
-        }
-        Ok(table)
+            codes,
+        })
     }
 
     /// The number of sets of a table of at most `mb` megabytes for keys below
@@ -206,6 +210,66 @@ impl CompactTable {
     #[inline]
     pub fn prefetch(&self, key: u64) {
         super::prefetch_ptr(self.sets.as_ptr().wrapping_add(self.index(key)));
+    }
+
+    /// What the table holds for `key`: a score and its bound.
+    ///
+    /// Precondition: `key` below the key bound the table was built for
+    /// (`debug_assert!`ed).
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
+        debug_assert!(
+            u128::from(key) < self.key_bound,
+            "key above the exact bound"
+        );
+        self.codes.read(self.sets[self.index(key)], key)
+    }
+
+    /// Records `score` as a `bound` for `key`, from a search whose
+    /// [`super::work_depth`] was `work` (see the module documentation for where it
+    /// goes).
+    ///
+    /// Precondition: `key` below the key bound the table was built for (the
+    /// partial key is exact only there; `debug_assert!`ed).
+    #[inline]
+    pub fn put(&mut self, key: u64, score: i32, bound: Bound, work: u8) {
+        debug_assert!(
+            u128::from(key) < self.key_bound,
+            "key above the exact bound"
+        );
+        let i = self.index(key);
+        let set = self.sets[i];
+        if let Some(new) = self.codes.write(set, key, score, bound, work) {
+            if set == 0 {
+                self.dirty.mark(i);
+            }
+            self.sets[i] = new;
+        }
+    }
+
+    /// Empties the table (only the sets written since the last clear are touched).
+    pub fn clear(&mut self) {
+        self.dirty.clear(&mut self.sets);
+    }
+}
+
+impl SetCodes {
+    /// The codes of a board whose scores lie in `[min_score, max_score]`.
+    ///
+    /// # Panics
+    /// If `min_score > max_score`.
+    pub fn new(min_score: i32, max_score: i32) -> Self {
+        assert!(min_score <= max_score, "empty score range");
+        let mut codes = SetCodes {
+            min_score,
+            max_score,
+            demoted: [0; 64],
+        };
+        for code in 1..=2 * R0 as u32 {
+            let (score, bound) = codes.decode0(code);
+            codes.demoted[code as usize] = Self::code1(score, bound) as u8;
+        }
+        codes
     }
 
     /// Entry 0's code of an upper bound `u` (weakened into range if needed).
@@ -277,17 +341,10 @@ impl CompactTable {
         }
     }
 
-    /// What the table holds for `key`: a score and its bound.
-    ///
-    /// Precondition: `key` below the key bound the table was built for
-    /// (`debug_assert!`ed).
+    /// What `set` holds for `key`: a score and its bound (`None` if neither entry
+    /// is non-empty with `key`'s partial key).
     #[inline]
-    pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
-        debug_assert!(
-            u128::from(key) < self.key_bound,
-            "key above the exact bound"
-        );
-        let set = self.sets[self.index(key)];
+    pub fn read(&self, set: u64, key: u64) -> Option<(i32, Bound)> {
         let k = (key & KEY_MASK) as u32;
         let (e0, e1) = (set as u32, (set >> 32) as u32);
         if e0 >> VALUE0_BITS == k && e0 & VALUE0_MASK != 0 {
@@ -299,23 +356,12 @@ impl CompactTable {
         }
     }
 
-    /// Records `score` as a `bound` for `key`, from a search whose
+    /// `set` after recording `score` as a `bound` for `key`, from a search whose
     /// [`super::work_depth`] was `work` (see the module documentation for where it
-    /// goes).
-    ///
-    /// Precondition: `key` below the key bound the table was built for (the
-    /// partial key is exact only there; `debug_assert!`ed).
+    /// goes); `None` if the set stays as it is (a small result whose bound does not
+    /// fit entry 1 beside a big one). The result is never 0.
     #[inline]
-    pub fn put(&mut self, key: u64, score: i32, bound: Bound, work: u8) {
-        debug_assert!(
-            u128::from(key) < self.key_bound,
-            "key above the exact bound"
-        );
-        let i = self.index(key);
-        let set = self.sets[i];
-        if set == 0 {
-            self.dirty.mark(i);
-        }
+    pub fn write(&self, set: u64, key: u64, score: i32, bound: Bound, work: u8) -> Option<u64> {
         let k = (key & KEY_MASK) as u32;
         let (e0, e1) = (set as u32, (set >> 32) as u32);
         let big = u32::from(work >= BIG_WORK) * BIG;
@@ -331,16 +377,17 @@ impl CompactTable {
         } else {
             // A small result beside a big one: entry 1, if its bound fits there.
             match self.demoted[code0 as usize] {
-                0 => return,
+                0 => return None,
                 c => (e0, (k << VALUE0_BITS) | u32::from(c) | BIG),
             }
         };
-        self.sets[i] = u64::from(new_e0) | (u64::from(new_e1) << 32);
+        Some(u64::from(new_e0) | (u64::from(new_e1) << 32))
     }
 
-    /// Empties the table (only the sets written since the last clear are touched).
-    pub fn clear(&mut self) {
-        self.dirty.clear(&mut self.sets);
+    /// Entries in use in `set` (0, 1 or 2).
+    #[inline]
+    pub fn entries(set: u64) -> u32 {
+        u32::from(set as u32 != 0) + u32::from((set >> 32) as u32 & VALUE1_MASK != 0)
     }
 }
 
@@ -375,10 +422,7 @@ impl Table for CompactTable {
 
     fn hashfull(&self) -> u32 {
         let n = self.sets.len().min(500);
-        let full: u32 = self.sets[..n]
-            .iter()
-            .map(|&s| u32::from(s as u32 != 0) + u32::from((s >> 32) as u32 & VALUE1_MASK != 0))
-            .sum();
+        let full: u32 = self.sets[..n].iter().map(|&s| SetCodes::entries(s)).sum();
         full * 1000 / (2 * n.max(1)) as u32
     }
 }
@@ -436,27 +480,30 @@ mod tests {
     fn codes_round_trip_and_weaken_only() {
         let t = table();
         for s in -18..=18 {
-            let (u, b) = t.decode0(t.code0(s, Bound::Upper));
+            let (u, b) = t.codes.decode0(t.codes.code0(s, Bound::Upper));
             assert_eq!(b, Bound::Upper);
             assert_eq!(u, s.max(-12), "an upper bound may only rise");
-            let (l, b) = t.decode0(t.code0(s, Bound::Lower));
+            let (l, b) = t.codes.decode0(t.codes.code0(s, Bound::Lower));
             assert_eq!(b, Bound::Lower);
             assert_eq!(l, s.min(12), "a lower bound may only fall");
-            assert_eq!(t.decode0(t.code0(s, Bound::Exact)).1, Bound::Lower);
-            match CompactTable::code1(s, Bound::Upper) {
+            assert_eq!(
+                t.codes.decode0(t.codes.code0(s, Bound::Exact)).1,
+                Bound::Lower
+            );
+            match SetCodes::code1(s, Bound::Upper) {
                 0 => assert!(s > 7),
-                c => assert_eq!(CompactTable::decode1(c), (s.max(-7), Bound::Upper)),
+                c => assert_eq!(SetCodes::decode1(c), (s.max(-7), Bound::Upper)),
             }
-            match CompactTable::code1(s, Bound::Lower) {
+            match SetCodes::code1(s, Bound::Lower) {
                 0 => assert!(s < -7),
-                c => assert_eq!(CompactTable::decode1(c), (s.min(7), Bound::Lower)),
+                c => assert_eq!(SetCodes::decode1(c), (s.min(7), Bound::Lower)),
             }
         }
         // codes fill their fields and never collide with "empty"
-        assert_eq!(t.code0(18, Bound::Upper), 31);
-        assert_eq!(t.code0(12, Bound::Lower), 62);
-        assert_eq!(CompactTable::code1(-7, Bound::Upper), 1);
-        assert_eq!(CompactTable::code1(7, Bound::Lower), 30);
+        assert_eq!(t.codes.code0(18, Bound::Upper), 31);
+        assert_eq!(t.codes.code0(12, Bound::Lower), 62);
+        assert_eq!(SetCodes::code1(-7, Bound::Upper), 1);
+        assert_eq!(SetCodes::code1(7, Bound::Lower), 30);
     }
 
     /// Keys of one set: `base + j * sets`.

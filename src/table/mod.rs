@@ -8,6 +8,9 @@
 //! * [`compact`]: the tuned solver's table (sets of two 4-byte entries: 26-bit
 //!   partial key made exact by a prime number of sets, 6- or 5-bit upper or lower
 //!   bound; the bigger search's result stays).
+//! * [`shared`]: the compact table's design in atomic words, shared by the threads
+//!   of a parallel search without locks; [`wide`] is its 8-byte layout (the whole
+//!   key) for tables below 63 MB.
 //!
 //! Every table is allocated once, is never resized while searching, and treats an
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
@@ -17,15 +20,19 @@ pub mod bounds;
 pub mod compact;
 pub mod entry;
 pub mod replace;
+pub mod shared;
 pub mod stats;
 pub mod upper;
+pub mod wide;
 
 pub use bounds::BoundTable;
 pub use compact::CompactTable;
 pub use entry::Entry;
 pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
+pub use shared::{Narrow, Share, SharedTable};
 pub use stats::TableStats;
 pub use upper::UpperTable;
+pub use wide::Wide;
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -222,7 +229,7 @@ pub(crate) fn alloc_zeroed<T: Copy + Default>(len: usize, mb: usize) -> Result<V
 /// pages (`madvise(MADV_HUGEPAGE)`). Only a hint: failure (an old kernel, huge pages
 /// disabled) leaves ordinary pages, which are correct, only slower.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
+pub(crate) fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
     const HUGE: usize = 2 << 20;
     let start = (ptr as usize).next_multiple_of(HUGE);
     let end = (ptr as usize + bytes) / HUGE * HUGE;
@@ -238,7 +245,7 @@ fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
 
 /// Huge pages are only requested on Linux.
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
+pub(crate) fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
 /// Per mille of the first 1000 slots that are not empty (zero), as UCI's
 /// `hashfull` samples a table.

@@ -1,0 +1,640 @@
+//! Generating a book: solve the deepest layer (or one shard of it) on every
+//! core, keeping every answer in an append-only checkpoint, then fill the
+//! shallower layers from it ([`layers::fill`]) and write the book.
+//!
+//! # Resuming
+//!
+//! Every solved position is appended at once to the checkpoint `OUT.ckpt` beside
+//! the output, as one 32-byte record with its own CRC-32. Stopped at any moment
+//! (a stop flag, Ctrl-C, a kill, a crash) and started again with the same
+//! arguments, [`Generation::open`] reads the records back, drops a torn last
+//! record (a length that is not a whole number of records, or a record whose CRC
+//! fails), and only the positions with no record are solved. Records are flushed
+//! to the system at once and synced to the disk at least once a second.
+//!
+//! | checkpoint bytes | field |
+//! |---|---|
+//! | 0..8 | magic `c4ckpt\n\0` |
+//! | 8..10 | version 1 |
+//! | 10, 11, 12 | board width, height, depth |
+//! | 13 | 0 |
+//! | 14..16, 16..18 | shard index and count |
+//! | 18..24 | 0 |
+//! | 24..32 | positions of the shard's deepest layer |
+//! | 32..36 | CRC-32 of bytes 0..32, then 28 bytes of 0 (the header is 64 bytes) |
+//! | then, per record: 0..8 | canonical key |
+//! | 8..16 | nodes searched |
+//! | 16..24 | CPU microseconds of the solve (the worker thread's) |
+//! | 24 | score (signed) |
+//! | 25..28 | 0 |
+//! | 28..32 | CRC-32 of bytes 0..28 |
+//!
+//! The output is written to `OUT.tmp` and renamed to `OUT` when complete, so it is
+//! never half written. The checkpoint stays: running the same command again writes
+//! the same bytes without solving anything.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::layers::{self, BLOCK, Shard};
+use super::{Book, BookError, encode};
+use crate::position::Board;
+use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
+use crate::table::TableError;
+
+const MAGIC: [u8; 8] = *b"c4ckpt\n\0";
+const VERSION: u16 = 1;
+const HEADER: usize = 64;
+const RECORD: usize = 32;
+
+/// Why a generation or a merge failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A checkpoint that does not belong to this run or is damaged beyond a torn
+    /// last record.
+    #[error("checkpoint {}: {reason}", path.display())]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A shard or book that cannot be merged.
+    #[error("{0}")]
+    Merge(String),
+    /// A book file was refused.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// The solver's table could not be built.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The worker threads could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    Threads(String),
+    /// A depth the board cannot hold.
+    #[error("depth {depth} is out of range for a {width}x{height} board (0..{max})")]
+    Depth {
+        /// The depth asked for.
+        depth: usize,
+        /// Board width.
+        width: usize,
+        /// Board height.
+        height: usize,
+        /// One more than the largest depth.
+        max: usize,
+    },
+}
+
+/// What to generate.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The most stones of a stored position.
+    pub depth: usize,
+    /// The share of the deepest layer to solve ([`Shard::WHOLE`] for a book).
+    pub shard: Shard,
+    /// Worker threads (each with its own solver and table).
+    pub threads: usize,
+    /// The solver of every worker; its table is always kept from one position
+    /// to the next and no book is used.
+    pub config: Config,
+}
+
+/// The checkpoint path of an output file: `OUT.ckpt`.
+pub fn checkpoint_path(out: &Path) -> PathBuf {
+    let mut s = out.as_os_str().to_owned();
+    s.push(".ckpt");
+    PathBuf::from(s)
+}
+
+/// One solved position, as kept in the checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Canonical key.
+    pub key: u64,
+    /// Exact strong score.
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// CPU microseconds of the search.
+    pub cpu_us: u64,
+}
+
+impl Record {
+    fn to_bytes(self) -> [u8; RECORD] {
+        let mut b = [0u8; RECORD];
+        b[0..8].copy_from_slice(&self.key.to_le_bytes());
+        b[8..16].copy_from_slice(&self.nodes.to_le_bytes());
+        b[16..24].copy_from_slice(&self.cpu_us.to_le_bytes());
+        b[24] = self.score as i8 as u8;
+        let crc = crc32fast::hash(&b[..28]);
+        b[28..32].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Option<Record> {
+        let crc = u32::from_le_bytes(b[28..32].try_into().ok()?);
+        if crc != crc32fast::hash(&b[..28]) || b[25..28] != [0, 0, 0] {
+            return None;
+        }
+        Some(Record {
+            key: u64::from_le_bytes(b[0..8].try_into().ok()?),
+            nodes: u64::from_le_bytes(b[8..16].try_into().ok()?),
+            cpu_us: u64::from_le_bytes(b[16..24].try_into().ok()?),
+            score: b[24] as i8 as i32,
+        })
+    }
+}
+
+/// A generation ready to run: the layers enumerated, the checkpoint read.
+pub struct Generation<const W: usize, const H: usize> {
+    options: Options,
+    out: PathBuf,
+    checkpoint: PathBuf,
+    layers: Vec<Vec<u64>>,
+    /// The shard's positions of the deepest layer, in layer order.
+    plan: Vec<u64>,
+    solved: HashMap<u64, Record>,
+    dropped: usize,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    /// The book (or shard) is written.
+    Finished(Summary),
+    /// The stop flag was set: the checkpoint holds `done` of `total` positions.
+    Stopped {
+        /// Positions solved so far, earlier runs included.
+        done: usize,
+        /// Positions to solve.
+        total: usize,
+    },
+}
+
+/// What a finished generation wrote and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// Entries of the file written.
+    pub entries: usize,
+    /// Bytes of the file written.
+    pub bytes: usize,
+    /// Positions of the deepest layer solved (this shard's).
+    pub solved: usize,
+    /// Nodes of their searches, earlier runs included.
+    pub nodes: u64,
+    /// CPU seconds of their searches, earlier runs included.
+    pub cpu_seconds: f64,
+}
+
+impl<const W: usize, const H: usize> Generation<W, H> {
+    /// Enumerates the layers and opens (or creates) the checkpoint of `out`.
+    ///
+    /// # Errors
+    /// A depth the board cannot hold, a checkpoint made with other arguments or
+    /// damaged beyond its last record, or an I/O error.
+    pub fn open(options: Options, out: &Path) -> Result<Self, GenerateError> {
+        if options.depth >= W * H || options.depth > u8::MAX as usize {
+            return Err(GenerateError::Depth {
+                depth: options.depth,
+                width: W,
+                height: H,
+                max: W * H,
+            });
+        }
+        let layers = layers::layers::<W, H>(options.depth);
+        let plan = options.shard.select(&layers[options.depth]);
+        let checkpoint = checkpoint_path(out);
+        let mut g = Generation {
+            options,
+            out: out.to_path_buf(),
+            checkpoint,
+            layers,
+            plan,
+            solved: HashMap::new(),
+            dropped: 0,
+        };
+        g.read_checkpoint()?;
+        Ok(g)
+    }
+
+    /// Positions of the shard's deepest layer.
+    pub fn total(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// Positions already solved (in the checkpoint).
+    pub fn done(&self) -> usize {
+        self.solved.len()
+    }
+
+    /// Torn or damaged records dropped from the checkpoint when it was read.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    /// The checkpoint file.
+    pub fn checkpoint(&self) -> &Path {
+        &self.checkpoint
+    }
+
+    fn header(&self) -> [u8; HEADER] {
+        let mut h = [0u8; HEADER];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        h[10] = W as u8;
+        h[11] = H as u8;
+        h[12] = self.options.depth as u8;
+        h[14..16].copy_from_slice(&self.options.shard.index.to_le_bytes());
+        h[16..18].copy_from_slice(&self.options.shard.count.to_le_bytes());
+        h[24..32].copy_from_slice(&(self.plan.len() as u64).to_le_bytes());
+        let crc = crc32fast::hash(&h[..32]);
+        h[32..36].copy_from_slice(&crc.to_le_bytes());
+        h
+    }
+
+    fn io(&self, source: std::io::Error) -> GenerateError {
+        GenerateError::Io {
+            path: self.checkpoint.clone(),
+            source,
+        }
+    }
+
+    fn bad(&self, reason: String) -> GenerateError {
+        GenerateError::Checkpoint {
+            path: self.checkpoint.clone(),
+            reason,
+        }
+    }
+
+    /// Reads the records back; drops a torn tail; creates the file if missing.
+    fn read_checkpoint(&mut self) -> Result<(), GenerateError> {
+        let header = self.header();
+        let mut file = match File::open(&self.checkpoint) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut f = File::create(&self.checkpoint).map_err(|e| self.io(e))?;
+                f.write_all(&header).map_err(|e| self.io(e))?;
+                f.sync_all().map_err(|e| self.io(e))?;
+                return Ok(());
+            }
+            Err(e) => return Err(self.io(e)),
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(|e| self.io(e))?;
+        if bytes.len() < HEADER || bytes[..8] != MAGIC {
+            return Err(self.bad("not a c4solver checkpoint".to_string()));
+        }
+        if bytes[..HEADER] != header {
+            let depth = bytes[12];
+            let index = u16::from_le_bytes([bytes[14], bytes[15]]);
+            let count = u16::from_le_bytes([bytes[16], bytes[17]]);
+            return Err(self.bad(format!(
+                "made for a {}x{} board, depth {depth}, shard {index}/{count}, not for these \
+                 arguments (depth {}, shard {}); give its arguments or remove it",
+                bytes[10], bytes[11], self.options.depth, self.options.shard
+            )));
+        }
+        let body = &bytes[HEADER..];
+        let whole = body.len() / RECORD;
+        let mut keep = HEADER + whole * RECORD;
+        if body.len() % RECORD != 0 {
+            self.dropped += 1;
+        }
+        let members: std::collections::HashSet<u64> = self.plan.iter().copied().collect();
+        for (i, chunk) in body.chunks_exact(RECORD).enumerate() {
+            let Some(r) = Record::from_bytes(chunk) else {
+                if i + 1 == whole {
+                    // A torn last record: written in part before a crash.
+                    keep -= RECORD;
+                }
+                self.dropped += 1;
+                continue;
+            };
+            if !members.contains(&r.key) {
+                return Err(self.bad(format!(
+                    "record {i} holds a position that is not in this shard"
+                )));
+            }
+            let pos = Board::<W, H>::from_key(r.key).expect("a member key");
+            let (lo, hi) = pos.score_range();
+            if r.score < lo || r.score > hi {
+                return Err(self.bad(format!("record {i} holds an impossible score")));
+            }
+            if let Some(old) = self.solved.insert(r.key, r)
+                && old.score != r.score
+            {
+                return Err(self.bad(format!(
+                    "record {i} gives another score to a position already solved"
+                )));
+            }
+        }
+        if keep < bytes.len() {
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&self.checkpoint)
+                .map_err(|e| self.io(e))?;
+            f.set_len(keep as u64).map_err(|e| self.io(e))?;
+            f.sync_all().map_err(|e| self.io(e))?;
+        }
+        Ok(())
+    }
+
+    /// Solves every position of the shard that the checkpoint does not hold yet,
+    /// on `options.threads` workers, calling `progress(done, total)` after each;
+    /// then writes the book (or shard).
+    ///
+    /// # Errors
+    /// A table that cannot be built, threads that cannot start, or an I/O error.
+    pub fn run(
+        &mut self,
+        stop: &StopFlag,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Outcome, GenerateError> {
+        let todo: Vec<u64> = self
+            .plan
+            .iter()
+            .copied()
+            .filter(|k| !self.solved.contains_key(k))
+            .collect();
+        if !todo.is_empty() {
+            self.solve(&todo, stop, progress)?;
+        }
+        if self.solved.len() < self.plan.len() {
+            return Ok(Outcome::Stopped {
+                done: self.solved.len(),
+                total: self.plan.len(),
+            });
+        }
+        self.write()
+    }
+
+    fn solve(
+        &mut self,
+        todo: &[u64],
+        stop: &StopFlag,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<(), GenerateError> {
+        let config = Config {
+            keep_table: true,
+            book: false,
+            ..self.options.config
+        };
+        config.check::<W, H>()?;
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(&self.checkpoint)
+            .map_err(|e| self.io(e))?;
+        file.seek(SeekFrom::End(0)).map_err(|e| self.io(e))?;
+        let writer = Mutex::new(Appender {
+            file,
+            synced: Instant::now(),
+            records: Vec::new(),
+            error: None,
+        });
+        let blocks: Vec<&[u64]> = todo.chunks(BLOCK).collect();
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(self.solved.len());
+        let total = self.plan.len();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.options.threads.max(1))
+            .build()
+            .map_err(|e| GenerateError::Threads(e.to_string()))?;
+        let results: Vec<Result<(), GenerateError>> = pool.broadcast(|_| {
+            let mut solver = Solver::<W, H>::new(config)?;
+            solver.set_stop_flag(stop.clone());
+            loop {
+                let b = next.fetch_add(1, Ordering::Relaxed);
+                let Some(block) = blocks.get(b) else {
+                    return Ok(());
+                };
+                for &key in *block {
+                    // Small positions solve in fewer nodes than the search's poll
+                    // interval: look at the flag between them too.
+                    if stop.is_stopped() {
+                        return Ok(());
+                    }
+                    let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+                    let cpu = thread_cpu();
+                    let s = match solver.solve(&pos, Mode::Strong) {
+                        Ok(s) => s,
+                        Err(SolveError::Stopped) => return Ok(()),
+                        Err(SolveError::GameOver) => unreachable!("layers hold no four"),
+                    };
+                    let record = Record {
+                        key,
+                        score: s.score,
+                        nodes: s.nodes,
+                        cpu_us: (thread_cpu() - cpu).as_micros() as u64,
+                    };
+                    let mut w = writer.lock().expect("no writer panics");
+                    if !w.append(record) {
+                        stop.stop();
+                        return Ok(());
+                    }
+                    drop(w);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                }
+            }
+        });
+        let w = writer.into_inner().expect("no writer panics");
+        for r in &w.records {
+            self.solved.insert(r.key, *r);
+        }
+        if let Some(e) = w.error {
+            return Err(self.io(e));
+        }
+        let _ = w.file.sync_all();
+        results.into_iter().collect()
+    }
+
+    /// Fills the shallower layers (a whole book) and writes the output.
+    fn write(&self) -> Result<Outcome, GenerateError> {
+        let depth = self.options.depth;
+        let shard = self.options.shard;
+        let entries = if shard.is_whole() {
+            let deepest: HashMap<u64, i32> =
+                self.solved.values().map(|r| (r.key, r.score)).collect();
+            layers::fill::<W, H>(&self.layers, &deepest)
+        } else {
+            let mut e: Vec<(u64, i32)> = self.solved.values().map(|r| (r.key, r.score)).collect();
+            e.sort_unstable();
+            e
+        };
+        let lowest = if shard.is_whole() { 0 } else { depth };
+        let bytes = encode::<W, H>(depth, lowest, (shard.index, shard.count), &entries);
+        write_atomically(&self.out, &bytes)?;
+        Ok(Outcome::Finished(Summary {
+            entries: entries.len(),
+            bytes: bytes.len(),
+            solved: self.solved.len(),
+            nodes: self.solved.values().map(|r| r.nodes).sum(),
+            cpu_seconds: self.solved.values().map(|r| r.cpu_us).sum::<u64>() as f64 / 1e6,
+        }))
+    }
+}
+
+/// The checkpoint's writing end, shared by the workers.
+struct Appender {
+    file: File,
+    synced: Instant,
+    records: Vec<Record>,
+    error: Option<std::io::Error>,
+}
+
+impl Appender {
+    /// Appends one record; false after a write error (kept for the caller).
+    fn append(&mut self, r: Record) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let result = self.file.write_all(&r.to_bytes()).and_then(|()| {
+            if self.synced.elapsed() >= Duration::from_secs(1) {
+                self.synced = Instant::now();
+                self.file.sync_data()
+            } else {
+                Ok(())
+            }
+        });
+        match result {
+            Ok(()) => {
+                self.records.push(r);
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+}
+
+/// CPU time of the calling thread (wall time where the system has no such clock).
+fn thread_cpu() -> Duration {
+    #[cfg(target_os = "linux")]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec to write into.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
+/// Writes `bytes` to `OUT.tmp`, syncs it and renames it to `out`.
+///
+/// # Errors
+/// Any I/O error, naming the file.
+pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
+    let mut tmp = out.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| GenerateError::Io { path, source }
+    };
+    let mut f = File::create(&tmp).map_err(io(&tmp))?;
+    f.write_all(bytes).map_err(io(&tmp))?;
+    f.sync_all().map_err(io(&tmp))?;
+    std::fs::rename(&tmp, out).map_err(io(out))?;
+    Ok(())
+}
+
+/// Merges the `K` shards of one generation into a book: every shard of `1..=K`
+/// once, each holding exactly its share of the deepest layer; then fills the
+/// shallower layers. The result is byte for byte the book a single run writes.
+/// A single whole book merges into itself.
+///
+/// # Errors
+/// [`GenerateError::Merge`] naming what is missing, repeated or foreign.
+pub fn merge<const W: usize, const H: usize>(
+    shards: &[Book<W, H>],
+) -> Result<Vec<u8>, GenerateError> {
+    let bad = |m: String| Err(GenerateError::Merge(m));
+    let Some(first) = shards.first() else {
+        return bad("no shard to merge".to_string());
+    };
+    let h = *first.header();
+    if h.shard_count == 1 && h.lowest == 0 && shards.len() == 1 {
+        return Ok(first.bytes().to_vec());
+    }
+    let depth = h.depth as usize;
+    let count = h.shard_count;
+    let mut seen = vec![false; count as usize + 1];
+    for s in shards {
+        let sh = s.header();
+        if sh.depth != h.depth || sh.shard_count != count || sh.lowest != sh.depth {
+            return bad(format!(
+                "shard {}/{} of depth {} does not belong with shard {}/{} of depth {}",
+                sh.shard_index, sh.shard_count, sh.depth, h.shard_index, count, h.depth
+            ));
+        }
+        if std::mem::replace(&mut seen[sh.shard_index as usize], true) {
+            return bad(format!("shard {}/{count} is given twice", sh.shard_index));
+        }
+    }
+    if let Some(missing) = (1..=count as usize).find(|&i| !seen[i]) {
+        return bad(format!("shard {missing}/{count} is missing"));
+    }
+    let layers = layers::layers::<W, H>(depth);
+    let mut deepest = HashMap::with_capacity(layers[depth].len());
+    for s in shards {
+        let sh = s.header();
+        let shard = Shard {
+            index: sh.shard_index,
+            count,
+        };
+        let mut want = shard.select(&layers[depth]);
+        want.sort_unstable();
+        let keys: Vec<u64> = s.entries().map(|(k, _)| k).collect();
+        if keys != want {
+            return bad(format!(
+                "shard {shard} holds {} positions, not its {} positions of layer {depth}",
+                keys.len(),
+                want.len()
+            ));
+        }
+        deepest.extend(s.entries());
+    }
+    let entries = layers::fill::<W, H>(&layers, &deepest);
+    Ok(encode::<W, H>(depth, 0, (1, 1), &entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_damage_shows() {
+        let r = Record {
+            key: 0x1234_5678_9abc,
+            score: -7,
+            nodes: 42,
+            cpu_us: 99,
+        };
+        let b = r.to_bytes();
+        assert_eq!(Record::from_bytes(&b), Some(r));
+        for i in 0..RECORD {
+            let mut bad = b;
+            bad[i] ^= 0x10;
+            assert_eq!(Record::from_bytes(&bad), None, "byte {i}");
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The positions of a book, layer by layer, and how the deepest layer is cut into
+//! shards.
+//!
+//! Layer `s` holds every position with `s` stones that can arise in a game (no
+//! four in a row on the board), one per mirror pair, under its
+//! [`Board::canonical_key`]. A layer is listed in the order its positions are first
+//! reached from the previous layer's, in that layer's order, columns left to
+//! right: the children of one position come together, and the children of
+//! neighbours next to them, so that a solver keeping its table from one position
+//! to the next finds much of the next subtree already there.
+//!
+//! The deepest layer is cut into blocks of [`BLOCK`] consecutive positions; shard
+//! `I` of `K` takes blocks `I - 1`, `I - 1 + K`, `I - 1 + 2K`, ...: every shard
+//! gets neighbours together and a fair share of the easy and the hard parts of the
+//! layer, and the cut depends on nothing but the board, the depth and `K`.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::position::Board;
+
+/// Positions per block of the deepest layer.
+pub const BLOCK: usize = 64;
+
+/// Every layer from the empty board (index 0) to `depth` stones.
+///
+/// # Panics
+/// If `depth >= W * H` (a full board has no move to look up).
+pub fn layers<const W: usize, const H: usize>(depth: usize) -> Vec<Vec<u64>> {
+    assert!(
+        depth < W * H,
+        "depth {depth} leaves no move on a {W}x{H} board"
+    );
+    let mut out = vec![vec![Board::<W, H>::new().canonical_key()]];
+    for _ in 0..depth {
+        let previous = out.last().expect("layer 0");
+        let mut seen = HashSet::with_capacity(previous.len() * 4);
+        let mut next = Vec::with_capacity(previous.len() * 4);
+        for &key in previous {
+            let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+            for col in 0..W {
+                if pos.can_play(col) && !pos.is_winning_move(col) {
+                    let mut child = pos;
+                    child.play_col(col);
+                    let k = child.canonical_key();
+                    if seen.insert(k) {
+                        next.push(k);
+                    }
+                }
+            }
+        }
+        out.push(next);
+    }
+    out
+}
+
+/// One share of the deepest layer: shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// 1-based index.
+    pub index: u16,
+    /// Number of shards.
+    pub count: u16,
+}
+
+impl Shard {
+    /// The whole layer.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Whether this shard is the whole layer.
+    pub fn is_whole(&self) -> bool {
+        self.count == 1
+    }
+
+    /// The positions of `layer` in this shard, in layer order.
+    pub fn select(&self, layer: &[u64]) -> Vec<u64> {
+        layer
+            .chunks(BLOCK)
+            .enumerate()
+            .filter(|(b, _)| b % self.count as usize == self.index as usize - 1)
+            .flat_map(|(_, block)| block.iter().copied())
+            .collect()
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Why a shard could not be parsed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shard {0:?} is not I/K with 1 <= I <= K <= 65535")]
+pub struct ShardError(pub String);
+
+impl FromStr for Shard {
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Self, ShardError> {
+        let bad = || ShardError(s.to_string());
+        let (i, k) = s.split_once('/').ok_or_else(bad)?;
+        let index: u16 = i.trim().parse().map_err(|_| bad())?;
+        let count: u16 = k.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Fills the layers above the deepest from its scores, one ply of look-up each:
+/// a position's score is the best of its moves, a move that wins at once scoring
+/// [`Board::win_next_score`] and any other the negated score of the position it
+/// leads to. Returns every layer's (canonical key, score) pairs, in ascending key
+/// order.
+///
+/// # Panics
+/// If a position of the deepest layer has no score in `deepest` (the caller
+/// checks completeness first).
+pub fn fill<const W: usize, const H: usize>(
+    layers: &[Vec<u64>],
+    deepest: &HashMap<u64, i32>,
+) -> Vec<(u64, i32)> {
+    let depth = layers.len() - 1;
+    let mut below: HashMap<u64, i32> = layers[depth].iter().map(|k| (*k, deepest[k])).collect();
+    let mut all: Vec<(u64, i32)> = below.iter().map(|(&k, &s)| (k, s)).collect();
+    for layer in layers[..depth].iter().rev() {
+        let mut here = HashMap::with_capacity(layer.len());
+        for &key in layer {
+            let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+            let best = (0..W)
+                .filter(|&col| pos.can_play(col))
+                .map(|col| {
+                    if pos.is_winning_move(col) {
+                        pos.win_next_score()
+                    } else {
+                        let mut child = pos;
+                        child.play_col(col);
+                        -below[&child.canonical_key()]
+                    }
+                })
+                .max()
+                .expect("a position below the full board has a move");
+            here.insert(key, best);
+        }
+        all.extend(here.iter().map(|(&k, &s)| (k, s)));
+        below = here;
+    }
+    all.sort_unstable();
+    all
+}
+
+/// A move string (1-based columns) that reaches the position of `key` from the
+/// empty board, if one does: found by taking back, depth first, a top stone of
+/// the player who moved last.
+pub fn moves_to<const W: usize, const H: usize>(key: u64) -> Option<String> {
+    fn back<const W: usize, const H: usize>(pos: Board<W, H>, out: &mut Vec<u8>) -> bool {
+        if pos.moves_played() == 0 {
+            return true;
+        }
+        // The player who moved last owns the stones that are not the mover's.
+        let last = pos.current() ^ pos.mask();
+        for col in 0..W {
+            let column = pos.mask() & Board::<W, H>::column_mask(col);
+            if column == 0 {
+                continue;
+            }
+            let top = 1u64 << (63 - column.leading_zeros());
+            if last & top == 0 {
+                continue;
+            }
+            // Take the stone back: the last mover becomes the player to move.
+            let parent_key = (last ^ top) + (pos.mask() ^ top);
+            let Some(parent) = Board::<W, H>::from_key(parent_key) else {
+                continue;
+            };
+            if back(parent, out) {
+                out.push(b'1' + col as u8);
+                return true;
+            }
+        }
+        false
+    }
+    let pos = Board::<W, H>::from_key(key)?;
+    if pos.has_four() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(pos.moves_played());
+    back(pos, &mut out).then(|| String::from_utf8(out).expect("digits"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    #[test]
+    fn small_layers_match_a_count_by_move_strings() {
+        // Every move string of up to 4 moves with no four, as canonical keys.
+        let mut by_strings: Vec<HashSet<u64>> = vec![HashSet::new(); 5];
+        let mut stack = vec![String::new()];
+        while let Some(m) = stack.pop() {
+            let p = Position::parse(&m).unwrap();
+            by_strings[m.len()].insert(p.canonical_key());
+            if m.len() < 4 {
+                for c in '1'..='7' {
+                    let next = format!("{m}{c}");
+                    if Position::parse(&next).is_ok() {
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        let layers = layers::<7, 6>(4);
+        for (s, layer) in layers.iter().enumerate() {
+            let set: HashSet<u64> = layer.iter().copied().collect();
+            assert_eq!(set.len(), layer.len(), "layer {s} has duplicates");
+            assert_eq!(set, by_strings[s], "layer {s}");
+        }
+        // A position and its mirror image count as two, a symmetric one as one:
+        // the published numbers of positions after 0 to 4 plies.
+        let counted: Vec<usize> = layers
+            .iter()
+            .map(|layer| {
+                layer
+                    .iter()
+                    .map(|&k| {
+                        let p = Position::from_key(k).unwrap();
+                        if p.mirror().key() == k { 1 } else { 2 }
+                    })
+                    .sum()
+            })
+            .collect();
+        assert_eq!(counted, [1, 7, 49, 238, 1120]);
+    }
+
+    #[test]
+    fn shards_partition_the_layer() {
+        let layer: Vec<u64> = (0..1000).collect();
+        for count in [1u16, 2, 3, 7, 40] {
+            let mut all: Vec<u64> = (1..=count)
+                .flat_map(|i| Shard { index: i, count }.select(&layer))
+                .collect();
+            all.sort_unstable();
+            assert_eq!(all, layer, "{count} shards");
+        }
+        let first = Shard { index: 1, count: 2 }.select(&layer);
+        assert_eq!(&first[..3], &[0, 1, 2]);
+        assert_eq!(first[BLOCK], 2 * BLOCK as u64);
+    }
+
+    #[test]
+    fn shards_parse() {
+        assert_eq!("3/8".parse(), Ok(Shard { index: 3, count: 8 }));
+        for bad in ["0/8", "9/8", "8", "a/b", "1/0", "1/70000"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn moves_reach_their_positions() {
+        for layer in layers::<7, 6>(5) {
+            for key in layer {
+                let m = moves_to::<7, 6>(key).unwrap();
+                assert_eq!(Position::parse(&m).unwrap().canonical_key(), key, "{m}");
+            }
+        }
+        // two stones in one column, the second player's under the first's
+        assert_eq!(moves_to::<7, 6>(0b101), None);
+    }
+}

@@ -1,0 +1,728 @@
+//! The opening book: the exact strong score of every position with at most
+//! `depth` stones that can arise in a game, one entry per mirror pair.
+//!
+//! # File format (version 1)
+//!
+//! All integers little-endian. A header of 32 bytes, then the entries.
+//!
+//! | offset | bytes | field |
+//! |---:|---:|---|
+//! | 0 | 8 | magic `c4book\n\0` |
+//! | 8 | 2 | version: 1 |
+//! | 10 | 1 | board width `W` |
+//! | 11 | 1 | board height `H` |
+//! | 12 | 1 | depth: the most stones of a stored position |
+//! | 13 | 1 | lowest: the fewest stones of a stored position (0 in a book, `depth` in a shard) |
+//! | 14 | 2 | shard index `I` (1-based; 1 in a book) |
+//! | 16 | 2 | shard count `K` (1 in a book) |
+//! | 18 | 1 | bytes per entry: `ceil((W * (H + 1) + score bits) / 8)`, 7 on 7x6 |
+//! | 19 | 1 | score bits: enough for `MAX_SCORE - MIN_SCORE`, 6 on 7x6 |
+//! | 20 | 4 | CRC-32 of the whole file with these 4 bytes read as zero |
+//! | 24 | 8 | entry count `N` |
+//! | 32 | `N` x entry bytes | the entries, strictly ascending |
+//!
+//! An entry is the integer `(key << score_bits) | (score - MIN_SCORE)` in its
+//! bytes, where `key` is the position's [`Board::canonical_key`] (the smaller of
+//! its key and its mirror image's) and `score` its exact strong score from the side
+//! to move. Ascending entries are ascending keys, so a look-up is a binary search:
+//! about 17 probes in the 7x6 depth-8 book's 130,000 entries, well under a
+//! microsecond.
+//!
+//! A file is checked whole when it is read ([`Book::from_bytes`]): header fields,
+//! length, checksum, then every entry (a key that decodes into a position with no
+//! four in a row and a stone count inside `lowest..=depth`, a canonical key, keys
+//! strictly ascending, a score this position can have). A truncated, corrupted or
+//! wrong-board file is an error, never a wrong score.
+//!
+//! A shard ([`generate`] with a shard of `K > 1`) holds one deterministic share of
+//! the deepest layer only; [`generate::merge`] turns `K` shards into a book.
+
+pub mod generate;
+pub mod layers;
+pub mod verify;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use serde::Serialize;
+
+use crate::position::Board;
+
+/// The first 8 bytes of every book file.
+pub const MAGIC: [u8; 8] = *b"c4book\n\0";
+/// The format version this code reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the header.
+pub const HEADER_BYTES: usize = 32;
+/// Where the checksum lies in the header.
+const CRC_AT: usize = 20;
+
+/// The book built into the binary: every 7x6 position up to its depth (see
+/// `books/README.md`).
+static BUILTIN_BYTES: &[u8] = include_bytes!("../../books/7x6.c4book");
+
+/// Why a book file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// Shorter than a header.
+    #[error("not a c4solver book: {len} bytes, shorter than the {HEADER_BYTES}-byte header")]
+    TooShort {
+        /// The file's length.
+        len: usize,
+    },
+    /// The magic bytes are not [`MAGIC`].
+    #[error("not a c4solver book (bad magic bytes)")]
+    BadMagic,
+    /// Another format version.
+    #[error("book format version {found} is not supported (this program reads version {VERSION})")]
+    Version {
+        /// The version in the file.
+        found: u16,
+    },
+    /// A book for another board.
+    #[error("the book is for a {width}x{height} board, not {want_width}x{want_height}")]
+    WrongBoard {
+        /// The file's board width.
+        width: u8,
+        /// The file's board height.
+        height: u8,
+        /// The board asked for.
+        want_width: usize,
+        /// The board asked for.
+        want_height: usize,
+    },
+    /// A header field out of range.
+    #[error("corrupt book header: {0}")]
+    BadHeader(String),
+    /// The length does not match the entry count.
+    #[error(
+        "truncated or padded book: the header announces {entries} entries ({expected} bytes) but the file holds {found} bytes"
+    )]
+    Length {
+        /// Entries announced.
+        entries: u64,
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes found.
+        found: usize,
+    },
+    /// The checksum does not match.
+    #[error("corrupt book: checksum {computed:#010x} differs from the stored {stored:#010x}")]
+    Checksum {
+        /// In the header.
+        stored: u32,
+        /// Of the bytes read.
+        computed: u32,
+    },
+    /// An entry that cannot be right.
+    #[error("corrupt book: entry {index}: {reason}")]
+    BadEntry {
+        /// 0-based index of the entry.
+        index: u64,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A shard where a whole book is needed.
+    #[error("this file is shard {index} of {count}: merge the shards into a book first")]
+    Shard {
+        /// The shard's index.
+        index: u16,
+        /// The number of shards.
+        count: u16,
+    },
+}
+
+/// The header fields of a book or shard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Header {
+    /// Board width.
+    pub width: u8,
+    /// Board height.
+    pub height: u8,
+    /// The most stones of a stored position.
+    pub depth: u8,
+    /// The fewest stones of a stored position.
+    pub lowest: u8,
+    /// 1-based shard index.
+    pub shard_index: u16,
+    /// Number of shards (1: a whole book).
+    pub shard_count: u16,
+    /// Entries.
+    pub entries: u64,
+    /// CRC-32 of the file.
+    pub checksum: u32,
+}
+
+/// Won, drawn and lost positions for the first player among those with `stones`
+/// stones; a position and its mirror image count as two (one if symmetric).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StoneCounts {
+    /// Stones on the board.
+    pub stones: u32,
+    /// Positions the first player wins.
+    pub won: u64,
+    /// Drawn positions.
+    pub drawn: u64,
+    /// Positions the first player loses.
+    pub lost: u64,
+}
+
+impl StoneCounts {
+    /// Every position counted.
+    pub fn total(&self) -> u64 {
+        self.won + self.drawn + self.lost
+    }
+}
+
+/// The parsed, checked bytes of a book, shared by every [`Book`] handle.
+struct Raw {
+    bytes: Cow<'static, [u8]>,
+    header: Header,
+    entry_bytes: usize,
+    score_bits: u32,
+}
+
+/// An opening book (or a shard of one) for the `W`x`H` board; cheap to clone (one
+/// `Arc`).
+///
+/// ```
+/// use c4solver::{Book7x6, Position};
+///
+/// let book = Book7x6::builtin().expect("7x6 has a built-in book");
+/// // The first player wins the empty board with their last stone: 22 - 21 = 1.
+/// assert_eq!(book.score(&Position::new()), Some(1));
+/// // A position and its mirror image share one entry.
+/// let p = Position::parse("1")?;
+/// assert_eq!(book.score(&p), book.score(&Position::parse("7")?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Book<const W: usize, const H: usize> {
+    raw: Arc<Raw>,
+    _board: PhantomData<Board<W, H>>,
+}
+
+/// The book of the standard board.
+pub type Book7x6 = Book<7, 6>;
+
+impl<const W: usize, const H: usize> Clone for Book<W, H> {
+    fn clone(&self) -> Self {
+        Book {
+            raw: self.raw.clone(),
+            _board: PhantomData,
+        }
+    }
+}
+
+impl<const W: usize, const H: usize> fmt::Debug for Book<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Book")
+            .field("header", &self.raw.header)
+            .finish()
+    }
+}
+
+/// Bits that hold `score - MIN_SCORE` on a `W`x`H` board.
+pub const fn score_bits(w: usize, h: usize) -> u32 {
+    let span = (w * h) as u64; // MAX_SCORE - MIN_SCORE is less than this
+    64 - span.leading_zeros()
+}
+
+/// Bytes per entry on a `W`x`H` board.
+pub const fn entry_bytes(w: usize, h: usize) -> usize {
+    (w * (h + 1) + score_bits(w, h) as usize).div_ceil(8)
+}
+
+impl<const W: usize, const H: usize> Book<W, H> {
+    const GEOMETRY: () = assert!(entry_bytes(W, H) <= 8, "a book entry must fit in 64 bits");
+
+    /// The book built into the binary, for the 7x6 board only (`None` for any
+    /// other board). Parsed and checked once, on first use.
+    pub fn builtin() -> Option<Self> {
+        static BUILTIN: OnceLock<Option<Arc<Raw>>> = OnceLock::new();
+        if (W, H) != (7, 6) {
+            return None;
+        }
+        let raw = BUILTIN.get_or_init(|| {
+            Book::<W, H>::parse(Cow::Borrowed(BUILTIN_BYTES), false)
+                .ok()
+                .map(|b| b.raw)
+        });
+        raw.as_ref().map(|raw| Book {
+            raw: raw.clone(),
+            _board: PhantomData,
+        })
+    }
+
+    /// Reads and checks a book file; shards are refused.
+    ///
+    /// # Errors
+    /// [`BookError::Io`] if it cannot be read, any other [`BookError`] if it is
+    /// not a whole book for this board (see the module documentation).
+    pub fn read(path: &Path) -> Result<Self, BookError> {
+        let book = Self::read_any(path)?;
+        book.require_whole()?;
+        Ok(book)
+    }
+
+    /// Reads and checks a book or a shard file.
+    ///
+    /// # Errors
+    /// As [`Book::read`], but a shard is accepted.
+    pub fn read_any(path: &Path) -> Result<Self, BookError> {
+        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_bytes(bytes)
+    }
+
+    /// Checks `bytes` (a book or a shard) and takes them over.
+    ///
+    /// # Errors
+    /// Any [`BookError`] but `Io` and `Shard`: see the module documentation.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self, BookError> {
+        Self::parse(Cow::Owned(bytes), true)
+    }
+
+    /// Fails with [`BookError::Shard`] unless this is a whole book (every
+    /// position from the empty board to the depth).
+    ///
+    /// # Errors
+    /// [`BookError::Shard`] for a shard.
+    pub fn require_whole(&self) -> Result<(), BookError> {
+        let h = &self.raw.header;
+        if h.shard_count != 1 || h.lowest != 0 {
+            return Err(BookError::Shard {
+                index: h.shard_index,
+                count: h.shard_count,
+            });
+        }
+        Ok(())
+    }
+
+    fn parse(bytes: Cow<'static, [u8]>, check_entries: bool) -> Result<Self, BookError> {
+        let () = Self::GEOMETRY;
+        let header = read_header(&bytes)?;
+        if (header.width as usize, header.height as usize) != (W, H) {
+            return Err(BookError::WrongBoard {
+                width: header.width,
+                height: header.height,
+                want_width: W,
+                want_height: H,
+            });
+        }
+        let entry_bytes = entry_bytes(W, H);
+        let score_bits = score_bits(W, H);
+        if bytes[18] as usize != entry_bytes || bytes[19] as u32 != score_bits {
+            return Err(BookError::BadHeader(format!(
+                "{} bytes per entry and {} score bits, not {entry_bytes} and {score_bits}",
+                bytes[18], bytes[19]
+            )));
+        }
+        if header.depth as usize >= W * H || header.lowest > header.depth {
+            return Err(BookError::BadHeader(format!(
+                "stones {}..={} out of range for a {W}x{H} board",
+                header.lowest, header.depth
+            )));
+        }
+        let expected = header
+            .entries
+            .checked_mul(entry_bytes as u64)
+            .and_then(|n| n.checked_add(HEADER_BYTES as u64));
+        if expected != Some(bytes.len() as u64) {
+            return Err(BookError::Length {
+                entries: header.entries,
+                expected: expected.unwrap_or(u64::MAX),
+                found: bytes.len(),
+            });
+        }
+        let computed = checksum(&bytes);
+        if computed != header.checksum {
+            return Err(BookError::Checksum {
+                stored: header.checksum,
+                computed,
+            });
+        }
+        let book = Book {
+            raw: Arc::new(Raw {
+                bytes,
+                header,
+                entry_bytes,
+                score_bits,
+            }),
+            _board: PhantomData,
+        };
+        if check_entries {
+            book.check_entries()?;
+        }
+        Ok(book)
+    }
+
+    fn check_entries(&self) -> Result<(), BookError> {
+        let h = &self.raw.header;
+        let mut previous: Option<u64> = None;
+        for (i, (key, score)) in self.entries().enumerate() {
+            let bad = |reason| BookError::BadEntry {
+                index: i as u64,
+                reason,
+            };
+            if previous.is_some_and(|p| p >= key) {
+                return Err(bad("keys are not strictly ascending"));
+            }
+            previous = Some(key);
+            let pos = Board::<W, H>::from_key(key).ok_or(bad("not a position's key"))?;
+            let stones = pos.moves_played();
+            if stones < h.lowest as usize || stones > h.depth as usize {
+                return Err(bad("stone count outside the book's range"));
+            }
+            if pos.has_four() {
+                return Err(bad("a position with four in a row"));
+            }
+            if pos.mirror().key() < key {
+                return Err(bad("not the smaller key of a mirror pair"));
+            }
+            let (lo, hi) = pos.score_range();
+            if score < lo || score > hi {
+                return Err(bad("a score this position cannot have"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The header fields.
+    pub fn header(&self) -> &Header {
+        &self.raw.header
+    }
+
+    /// The most stones of a stored position.
+    pub fn depth(&self) -> usize {
+        self.raw.header.depth as usize
+    }
+
+    /// Number of entries (mirror pairs).
+    pub fn len(&self) -> usize {
+        self.raw.header.entries as usize
+    }
+
+    /// Whether the book has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.raw.bytes
+    }
+
+    /// The `i`-th entry: canonical key and score.
+    #[inline]
+    fn entry(&self, i: usize) -> (u64, i32) {
+        let raw = &*self.raw;
+        let at = HEADER_BYTES + i * raw.entry_bytes;
+        let mut word = [0u8; 8];
+        word[..raw.entry_bytes].copy_from_slice(&raw.bytes[at..at + raw.entry_bytes]);
+        let v = u64::from_le_bytes(word);
+        let score = (v & ((1 << raw.score_bits) - 1)) as i32 + Board::<W, H>::MIN_SCORE;
+        (v >> raw.score_bits, score)
+    }
+
+    /// Every entry, in ascending key order: canonical key and score.
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, i32)> + '_ {
+        (0..self.len()).map(|i| self.entry(i))
+    }
+
+    /// The score stored under `canonical_key`.
+    pub fn score_of_key(&self, canonical_key: u64) -> Option<i32> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let (k, score) = self.entry(mid);
+            match k.cmp(&canonical_key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(score),
+            }
+        }
+        None
+    }
+
+    /// The exact strong score of `pos` from the side to move, if the book holds
+    /// it (always for a whole book and a position of at most [`Book::depth`]
+    /// stones with no four in a row).
+    pub fn score(&self, pos: &Board<W, H>) -> Option<i32> {
+        let h = &self.raw.header;
+        let stones = pos.moves_played();
+        if stones > h.depth as usize || stones < h.lowest as usize {
+            return None;
+        }
+        self.score_of_key(pos.canonical_key())
+    }
+
+    /// For each number of stones from `lowest` to `depth`, the positions won,
+    /// drawn and lost for the first player, a position and its mirror image
+    /// counted as two (as published position counts are).
+    pub fn by_stones(&self) -> Vec<StoneCounts> {
+        let h = &self.raw.header;
+        let mut out: Vec<StoneCounts> = (h.lowest..=h.depth)
+            .map(|s| StoneCounts {
+                stones: s as u32,
+                ..StoneCounts::default()
+            })
+            .collect();
+        for (key, score) in self.entries() {
+            let Some(pos) = Board::<W, H>::from_key(key) else {
+                continue;
+            };
+            let stones = pos.moves_played();
+            let weight = if pos.mirror().key() == key { 1 } else { 2 };
+            // The first player is to move after an even number of stones.
+            let first = if stones % 2 == 0 { score } else { -score };
+            let c = &mut out[stones - h.lowest as usize];
+            match first.signum() {
+                1 => c.won += weight,
+                0 => c.drawn += weight,
+                _ => c.lost += weight,
+            }
+        }
+        out
+    }
+}
+
+/// Reads the header fields (no check of the board or of the entries).
+fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
+    if bytes.len() < HEADER_BYTES {
+        return Err(BookError::TooShort { len: bytes.len() });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(BookError::BadMagic);
+    }
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let version = u16_at(8);
+    if version != VERSION {
+        return Err(BookError::Version { found: version });
+    }
+    let header = Header {
+        width: bytes[10],
+        height: bytes[11],
+        depth: bytes[12],
+        lowest: bytes[13],
+        shard_index: u16_at(14),
+        shard_count: u16_at(16),
+        entries: u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes")),
+        checksum: u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4 bytes")),
+    };
+    if header.shard_count == 0 || header.shard_index == 0 || header.shard_index > header.shard_count
+    {
+        return Err(BookError::BadHeader(format!(
+            "shard {} of {}",
+            header.shard_index, header.shard_count
+        )));
+    }
+    if header.shard_count > 1 && header.lowest != header.depth {
+        return Err(BookError::BadHeader(
+            "a shard holds more than its deepest layer".to_string(),
+        ));
+    }
+    Ok(header)
+}
+
+/// CRC-32 of `bytes` with the checksum field read as zero.
+fn checksum(bytes: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&bytes[..CRC_AT]);
+    h.update(&[0; 4]);
+    h.update(&bytes[CRC_AT + 4..]);
+    h.finalize()
+}
+
+/// Writes a book or shard file's bytes.
+///
+/// `entries` are (canonical key, score) pairs in strictly ascending key order;
+/// `lowest..=depth` their stone counts; `shard` is `(index, count)`, `(1, 1)` for
+/// a whole book.
+///
+/// # Panics
+/// In debug builds, if the entries are not strictly ascending.
+pub fn encode<const W: usize, const H: usize>(
+    depth: usize,
+    lowest: usize,
+    shard: (u16, u16),
+    entries: &[(u64, i32)],
+) -> Vec<u8> {
+    debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+    debug_assert!(lowest <= depth && depth < W * H);
+    let eb = entry_bytes(W, H);
+    let sb = score_bits(W, H);
+    let mut out = Vec::with_capacity(HEADER_BYTES + entries.len() * eb);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[W as u8, H as u8, depth as u8, lowest as u8]);
+    out.extend_from_slice(&shard.0.to_le_bytes());
+    out.extend_from_slice(&shard.1.to_le_bytes());
+    out.extend_from_slice(&[eb as u8, sb as u8]);
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for &(key, score) in entries {
+        let v = (key << sb) | (score - Board::<W, H>::MIN_SCORE) as u64;
+        out.extend_from_slice(&v.to_le_bytes()[..eb]);
+    }
+    let crc = checksum(&out);
+    out[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    type Small = Board<4, 4>;
+
+    /// A small 4x4 "book" of a few real positions with made-up scores in range.
+    fn sample() -> Vec<u8> {
+        let mut entries: Vec<(u64, i32)> = ["", "1", "2", "12", "22", "11"]
+            .iter()
+            .map(|m| Small::parse(m).unwrap().canonical_key())
+            .map(|k| (k, 1))
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        encode::<4, 4>(2, 0, (1, 1), &entries)
+    }
+
+    #[test]
+    fn entry_sizes() {
+        assert_eq!((score_bits(7, 6), entry_bytes(7, 6)), (6, 7));
+        assert_eq!(Position::MAX_SCORE - Position::MIN_SCORE, 36);
+    }
+
+    #[test]
+    fn a_written_book_reads_back() {
+        let bytes = sample();
+        let book = Book::<4, 4>::from_bytes(bytes.clone()).unwrap();
+        assert_eq!(book.len(), 6);
+        assert_eq!(book.bytes(), &bytes[..]);
+        assert_eq!(book.score(&Small::parse("4").unwrap()), Some(1));
+        assert_eq!(book.score(&Small::parse("3").unwrap()), Some(1));
+        assert_eq!(book.score(&Small::parse("13").unwrap()), None);
+        assert_eq!(book.score(&Small::parse("123").unwrap()), None);
+        let counts = book.by_stones();
+        assert_eq!(counts.len(), 3);
+        assert_eq!(counts[0].won, 1);
+        // "1" and "2" with their mirrors "4" and "3": four one-stone positions, each
+        // with score 1 for the second player to move: lost for the first player.
+        assert_eq!(counts[1].lost, 4);
+    }
+
+    #[test]
+    fn every_corrupted_byte_is_refused() {
+        let bytes = sample();
+        for i in 0..bytes.len() {
+            for flip in [1u8, 0x80, 0xff] {
+                let mut bad = bytes.clone();
+                bad[i] ^= flip;
+                assert!(
+                    Book::<4, 4>::from_bytes(bad).is_err(),
+                    "byte {i} xor {flip:#x} was accepted"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_truncation_and_extension_is_refused() {
+        let bytes = sample();
+        for len in 0..bytes.len() {
+            let err = Book::<4, 4>::from_bytes(bytes[..len].to_vec()).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    BookError::TooShort { .. } | BookError::Length { .. } | BookError::BadMagic
+                ),
+                "{len}: {err}"
+            );
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(matches!(
+            Book::<4, 4>::from_bytes(long),
+            Err(BookError::Length { .. })
+        ));
+    }
+
+    #[test]
+    fn a_book_for_another_board_is_refused() {
+        let err = Book::<5, 4>::from_bytes(sample()).unwrap_err();
+        assert_eq!(err.to_string(), "the book is for a 4x4 board, not 5x4");
+    }
+
+    #[test]
+    fn well_checksummed_nonsense_is_refused() {
+        let k = |m: &str| Small::parse(m).unwrap().canonical_key();
+        let cases: Vec<(Vec<(u64, i32)>, &str)> = vec![
+            (vec![(0b1_1111, 1)], "not a position's key"),
+            (vec![(k("123"), 1)], "stone count outside the book's range"),
+            (
+                vec![(Small::parse("4").unwrap().key(), 1)],
+                "not the smaller key of a mirror pair",
+            ),
+            (vec![(k(""), 9)], "a score this position cannot have"),
+        ];
+        for (entries, reason) in cases {
+            let bytes = encode::<4, 4>(2, 0, (1, 1), &entries);
+            match Book::<4, 4>::from_bytes(bytes) {
+                Err(BookError::BadEntry { reason: r, .. }) => assert_eq!(r, reason),
+                other => panic!("{reason}: {other:?}"),
+            }
+        }
+        // Two entries swapped, the checksum made right again.
+        let mut bytes = encode::<4, 4>(2, 0, (1, 1), &[(k(""), 1), (k("1"), 1)]);
+        let eb = entry_bytes(4, 4);
+        let (a, b) = bytes[HEADER_BYTES..].split_at_mut(eb);
+        a.swap_with_slice(&mut b[..eb]);
+        let crc = checksum(&bytes);
+        bytes[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            Book::<4, 4>::from_bytes(bytes),
+            Err(BookError::BadEntry {
+                index: 1,
+                reason: "keys are not strictly ascending"
+            })
+        ));
+    }
+
+    #[test]
+    fn shards_are_refused_where_a_book_is_needed() {
+        let e = Small::parse("12").unwrap().canonical_key();
+        let bytes = encode::<4, 4>(2, 2, (2, 3), &[(e, 1)]);
+        let shard = Book::<4, 4>::from_bytes(bytes).unwrap();
+        assert!(matches!(
+            shard.require_whole(),
+            Err(BookError::Shard { index: 2, count: 3 })
+        ));
+        assert_eq!(shard.score(&Small::parse("12").unwrap()), Some(1));
+        assert_eq!(shard.score(&Small::parse("1").unwrap()), None);
+    }
+
+    #[test]
+    fn the_builtin_book_is_whole_and_checks_out() {
+        let book = Book7x6::builtin().expect("the built-in book parses");
+        book.require_whole().unwrap();
+        // The checks the lazy start-up parse leaves out.
+        let again = Book7x6::from_bytes(book.bytes().to_vec()).unwrap();
+        assert_eq!(again.len(), book.len());
+        assert_eq!(book.score(&Position::new()), Some(1));
+        assert!(Book::<5, 4>::builtin().is_none());
+    }
+}

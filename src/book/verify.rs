@@ -1,0 +1,151 @@
+//! Checking a book against independent answers: its own layers against each
+//! other (every entry above the deepest layer is the best of its moves), and a
+//! random sample of entries against a book-free solve.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::generate::GenerateError;
+use super::{Book, layers};
+use crate::position::Board;
+use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
+
+/// An entry whose score disagrees with another answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Canonical key.
+    pub key: u64,
+    /// A move string that reaches the position.
+    pub moves: String,
+    /// The book's score.
+    pub book: i32,
+    /// The other answer.
+    pub other: i32,
+}
+
+/// Every entry with fewer stones than the book's depth whose score is not the
+/// best of its moves according to the book's own entries (a move that wins at
+/// once scores [`Board::win_next_score`]); empty for a sound book. Takes no
+/// search: one look-up per move.
+///
+/// # Errors
+/// [`super::BookError::Shard`] for a shard (it has one layer only).
+pub fn consistency<const W: usize, const H: usize>(
+    book: &Book<W, H>,
+) -> Result<Vec<Disagreement>, super::BookError> {
+    book.require_whole()?;
+    let depth = book.depth();
+    let mut out = Vec::new();
+    for (key, score) in book.entries() {
+        let pos = Board::<W, H>::from_key(key).expect("a checked book holds keys");
+        if pos.moves_played() == depth {
+            continue;
+        }
+        let best = (0..W)
+            .filter(|&c| pos.can_play(c))
+            .map(|c| {
+                if pos.is_winning_move(c) {
+                    Some(pos.win_next_score())
+                } else {
+                    let mut child = pos;
+                    child.play_col(c);
+                    book.score(&child).map(|s| -s)
+                }
+            })
+            .try_fold(i32::MIN, |m, s| s.map(|s| m.max(s)));
+        if best != Some(score) {
+            out.push(Disagreement {
+                key,
+                moves: layers::moves_to::<W, H>(key).unwrap_or_default(),
+                book: score,
+                // A missing child shows as the lowest score.
+                other: best.unwrap_or(i32::MIN),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `count` distinct entries drawn at random (all of them if `count` is larger),
+/// the same for the same `seed`: (canonical key, score) pairs in draw order.
+pub fn sample<const W: usize, const H: usize>(
+    book: &Book<W, H>,
+    count: usize,
+    seed: u64,
+) -> Vec<(u64, i32)> {
+    let mut all: Vec<(u64, i32)> = book.entries().collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    all.shuffle(&mut rng);
+    all.truncate(count);
+    all
+}
+
+/// The answer of one re-solved entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Its index in the list given to [`resolve`].
+    pub index: usize,
+    /// A move string that reaches the position.
+    pub moves: String,
+    /// The book's score.
+    pub book: i32,
+    /// The book-free solver's score.
+    pub solved: i32,
+    /// Nodes of the search.
+    pub nodes: u64,
+}
+
+/// Solves every (key, book score) pair of `entries` again, without any book, on
+/// `threads` workers with their own solver of `config` each, and hands each
+/// answer to `each` as soon as it is known (in any order). Stops early when
+/// `stop` is set.
+///
+/// # Errors
+/// A table that cannot be built, or threads that cannot start.
+pub fn resolve<const W: usize, const H: usize>(
+    entries: &[(u64, i32)],
+    config: Config,
+    threads: usize,
+    stop: &StopFlag,
+    each: &(dyn Fn(Checked) + Sync),
+) -> Result<(), GenerateError> {
+    let config = Config {
+        book: false,
+        ..config
+    };
+    config.check::<W, H>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| GenerateError::Threads(e.to_string()))?;
+    let next = AtomicUsize::new(0);
+    let results: Vec<Result<(), GenerateError>> = pool.broadcast(|_| {
+        let mut solver = Solver::<W, H>::new(config)?;
+        solver.set_stop_flag(stop.clone());
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(key, book)) = entries.get(index) else {
+                return Ok(());
+            };
+            if stop.is_stopped() {
+                return Ok(());
+            }
+            let pos = Board::<W, H>::from_key(key).expect("a checked book holds keys");
+            match solver.solve(&pos, Mode::Strong) {
+                Ok(s) => each(Checked {
+                    index,
+                    moves: layers::moves_to::<W, H>(key).unwrap_or_default(),
+                    book,
+                    solved: s.score,
+                    nodes: s.nodes,
+                }),
+                Err(SolveError::Stopped) => return Ok(()),
+                Err(SolveError::GameOver) => unreachable!("a checked book holds no four"),
+            }
+        }
+    });
+    results.into_iter().collect()
+}

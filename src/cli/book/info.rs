@@ -1,0 +1,83 @@
+//! `c4solver book info`: what a book holds.
+
+use std::io::Write;
+
+use anyhow::Context;
+
+use c4solver::Book7x6;
+
+use super::super::Outcome;
+use super::super::args::BookInfoArgs;
+
+/// Describes the book.
+///
+/// # Errors
+/// A file that is not a 7x6 book or shard, or stdout failing.
+pub fn run(args: &BookInfoArgs) -> anyhow::Result<Outcome> {
+    let (name, book) = match &args.file {
+        Some(path) => (
+            path.display().to_string(),
+            Book7x6::read_any(path).map_err(|e| match e {
+                c4solver::BookError::Io { .. } => anyhow::Error::new(e),
+                e => anyhow::anyhow!("{}: {e}", path.display()),
+            })?,
+        ),
+        None => (
+            "built-in".to_string(),
+            Book7x6::builtin().context("the built-in book does not check out")?,
+        ),
+    };
+    let h = book.header();
+    let counts = book.by_stones();
+    let text = if args.json {
+        let mut v = serde_json::json!({
+            "book": name,
+            "board": format!("{}x{}", h.width, h.height),
+            "depth": h.depth,
+            "entries": h.entries,
+            "bytes": book.bytes().len(),
+            "checksum": format!("{:08x}", h.checksum),
+            "by_stones": counts,
+        });
+        if h.shard_count > 1 {
+            v["shard"] = format!("{}/{}", h.shard_index, h.shard_count).into();
+        }
+        format!("{v}\n")
+    } else {
+        let mut t = format!("book: {name}\nboard: {}x{}\n", h.width, h.height);
+        t.push_str(&format!("depth: {}\n", h.depth));
+        if h.shard_count > 1 {
+            t.push_str(&format!(
+                "shard: {} of {} (positions of {} stones only)\n",
+                h.shard_index, h.shard_count, h.depth
+            ));
+        }
+        t.push_str(&format!(
+            "entries: {} (one per mirror pair)\nbytes: {} (32-byte header, {} bytes per entry)\n",
+            h.entries,
+            book.bytes().len(),
+            c4solver::book::entry_bytes(7, 6)
+        ));
+        t.push_str(&format!("checksum: {:08x} (CRC-32)\n", h.checksum));
+        t.push_str(
+            "\npositions for the first player (a position and its mirror image count as two):\n\n",
+        );
+        t.push_str("| stones | won | drawn | lost | total |\n|---:|---:|---:|---:|---:|\n");
+        for c in &counts {
+            t.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                c.stones,
+                c.won,
+                c.drawn,
+                c.lost,
+                c.total()
+            ));
+        }
+        t
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(Outcome::Ok),
+    }
+}

@@ -1,0 +1,107 @@
+//! `c4solver book verify`: the book's layers against each other, then a random
+//! sample of its entries against a book-free solve, one `moves score` line per
+//! entry as soon as it is checked and next in order.
+
+use c4solver::Book7x6;
+use c4solver::book::verify;
+
+use super::super::Outcome;
+use super::super::args::{BookVerifyArgs, EngineArgs};
+use super::super::engine;
+use super::super::output::{self, Item};
+use super::super::progress;
+use super::super::signals::Signals;
+
+/// Verifies the book.
+///
+/// # Errors
+/// A file that is not a 7x6 book or shard, a table that cannot be built, or
+/// stdout failing.
+pub fn run(
+    args: &BookVerifyArgs,
+    engine_args: &EngineArgs,
+    signals: &Signals,
+) -> anyhow::Result<Outcome> {
+    let book = Book7x6::read_any(&args.file).map_err(|e| match e {
+        c4solver::BookError::Io { .. } => anyhow::Error::new(e),
+        e => anyhow::anyhow!("{}: {e}", args.file.display()),
+    })?;
+    let mut outcome = Outcome::Ok;
+    if book.require_whole().is_ok() {
+        let bad = verify::consistency(&book)?;
+        for d in &bad {
+            eprintln!(
+                "c4solver: {:?}: the book says {}, its moves' entries give {}",
+                d.moves, d.book, d.other
+            );
+        }
+        eprintln!(
+            "c4solver: book verify: {} entries above the deepest layer checked against their \
+             moves' entries: {}",
+            book.len(),
+            if bad.is_empty() {
+                "all agree".to_string()
+            } else {
+                format!("{} disagree", bad.len())
+            }
+        );
+        if !bad.is_empty() {
+            outcome = Outcome::BadInput;
+        }
+    }
+    let count = args
+        .sample
+        .map_or(book.len(), |k| k.min(book.len() as u64) as usize);
+    let sample = verify::sample(&book, count, args.seed);
+    let config = engine::single_config(engine_args, "book verify", false)?;
+    let bar = progress::bar(
+        sample.len() as u64,
+        "{bar:40} {pos}/{len} entries re-solved, {per_sec} [{elapsed_precise}, eta {eta}]",
+    );
+    let (tx, writer) = output::stdout();
+    let wrong = std::sync::atomic::AtomicUsize::new(0);
+    let checked = std::sync::atomic::AtomicUsize::new(0);
+    let stop = signals.stop_flag().clone();
+    let result = verify::resolve::<7, 6>(
+        &sample,
+        config,
+        engine::threads(engine_args),
+        signals.stop_flag(),
+        &|c| {
+            let err = (c.book != c.solved).then(|| {
+                wrong.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                format!(
+                    "c4solver: {:?}: the book says {}, a book-free solve {}\n",
+                    c.moves, c.book, c.solved
+                )
+            });
+            checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if !tx.send(Item {
+                seq: c.index as u64,
+                out: Some(format!("{} {}\n", c.moves, c.solved)),
+                err,
+            }) {
+                stop.stop();
+            }
+            bar.inc(1);
+        },
+    );
+    bar.finish_and_clear();
+    drop(tx);
+    writer.finish()?;
+    result?;
+    let (wrong, checked) = (wrong.into_inner(), checked.into_inner());
+    eprintln!(
+        "c4solver: book verify: {checked} of {} entries re-solved without the book: {}",
+        sample.len(),
+        if wrong == 0 {
+            "all agree".to_string()
+        } else {
+            format!("{wrong} disagree")
+        }
+    );
+    if wrong > 0 {
+        outcome = Outcome::BadInput;
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,387 @@
+//! Several threads on one position (Lazy SMP): the tuned search over a [shared
+//! table](crate::table::shared), every thread searching the same root.
+//!
+//! * **Who searches.** The calling thread (the *owner*) publishes the root and
+//!   searches it with [`Tuned::search`] over its handle on the shared table; every
+//!   *helper* runs the very same search of the same root over its own handle on
+//!   the same table ([`Share::share`]). They are the solver's own threads
+//!   ([`TeamSearch::new`] with `helpers > 0`) or any other thread lent through a
+//!   [`Helper`] (the command line lends its idle workers at the end of a stream).
+//!   A helper joins a root once it has been searched for a while (`delay`), so
+//!   that easy positions never pay for waking threads.
+//! * **How the work is split.** By the table alone: a thread that reaches a
+//!   subtree another has finished takes its result from the table, and threads
+//!   that start together drift apart within a few thousand nodes, so that each
+//!   finishes part of the tree for the others. On this machine two threads
+//!   explore 2-7% more nodes in all than one (`docs/threads.md`, with the designs
+//!   that lost: ABDADA's deferred moves and a split of the root's moves).
+//! * **Exact.** Every thread runs the whole exact search; whichever finishes
+//!   first gives the answer and stops the others. Every entry any thread reads is
+//!   a true bound, so every thread's answer is the exact one.
+//! * **Counted.** The nodes reported are the sum over the threads, up to the
+//!   moment each of them stopped.
+//! * **Stopped.** Every thread polls a child of the owner's [`StopFlag`]: the
+//!   caller's stop reaches them all, and the end of the search stops the helpers
+//!   without touching the caller's flag. The owner returns only after every helper
+//!   has left the search, so the table can be cleared and the next root searched.
+
+use std::fmt::Debug;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::position::Board;
+use crate::solver::stop::StopFlag;
+use crate::solver::tuned::Tuned;
+use crate::table::Share;
+
+/// How long the solver's own helpers let a search run alone before they join it:
+/// long enough that an easy position (microseconds) never wakes them, short next
+/// to a hard one.
+pub const JOIN_AFTER: Duration = Duration::from_millis(1);
+
+/// The root being searched.
+#[derive(Clone, Debug)]
+struct Job<const W: usize, const H: usize> {
+    pos: Board<W, H>,
+    alpha: i32,
+    beta: i32,
+    started: Instant,
+    /// Set when the search is over (or the caller stopped it).
+    flag: StopFlag,
+}
+
+#[derive(Debug)]
+struct State<const W: usize, const H: usize> {
+    job: Option<Job<W, H>>,
+    /// Helpers searching the job now.
+    active: usize,
+    /// Nodes of each helper that left the job, in the order they left.
+    nodes: Vec<u64>,
+    /// The first finished answer.
+    result: Option<i32>,
+    shutdown: bool,
+}
+
+/// What the owner and its helpers share.
+#[derive(Debug)]
+struct Team<const W: usize, const H: usize, T> {
+    /// A handle on the shared table, cloned for each helper.
+    handle: T,
+    state: Mutex<State<W, H>>,
+    changed: Condvar,
+}
+
+impl<const W: usize, const H: usize, T> Team<W, H, T>
+where
+    T: Share + Debug + Send + Sync + 'static,
+{
+    fn lock(&self) -> MutexGuard<'_, State<W, H>> {
+        // A helper that panicked cannot leave the state inconsistent: each change
+        // is made whole under the lock.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Joins the running search once it is `delay` old (waiting for that unless it
+    /// ends first) and searches with it until it ends; with `wait`, first waits for
+    /// a search to start. Returns false if there was nothing to join (or the team
+    /// shuts down).
+    fn help(&self, delay: Duration, wait: bool) -> bool {
+        let mut st = self.lock();
+        let job = loop {
+            if st.shutdown {
+                return false;
+            }
+            match &st.job {
+                Some(job) if !job.flag.is_stopped() => {
+                    let age = job.started.elapsed();
+                    if age >= delay {
+                        break job.clone();
+                    }
+                    st = self
+                        .changed
+                        .wait_timeout(st, delay - age)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+                _ if wait => st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner()),
+                _ => return false,
+            }
+        };
+        st.active += 1;
+        drop(st);
+        let mut tuned = Tuned::<W, H, T>::new(self.handle.share());
+        tuned.set_stop_flag(job.flag.clone());
+        let (score, nodes) = tuned.search(&job.pos, job.alpha, job.beta);
+        let finished = !tuned.stopped();
+        let mut st = self.lock();
+        st.active -= 1;
+        st.nodes.push(nodes);
+        if finished && st.result.is_none() {
+            st.result = Some(score);
+            // The answer is known: the owner and the other helpers stop.
+            job.flag.stop();
+        }
+        drop(st);
+        self.changed.notify_all();
+        true
+    }
+}
+
+/// A thread's way into a solver's searches, from any thread: see
+/// [`Solver::helper`](crate::Solver::helper).
+#[derive(Clone)]
+pub struct Helper {
+    team: Arc<dyn Join>,
+}
+
+impl Debug for Helper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Helper")
+    }
+}
+
+/// [`Team::help`] without the board size and table type.
+trait Join: Send + Sync {
+    fn help(&self, delay: Duration, wait: bool) -> bool;
+}
+
+impl<const W: usize, const H: usize, T> Join for Team<W, H, T>
+where
+    T: Share + Debug + Send + Sync + 'static,
+{
+    fn help(&self, delay: Duration, wait: bool) -> bool {
+        Team::help(self, delay, wait)
+    }
+}
+
+impl Helper {
+    /// Joins the search its solver is running now, once that search has run for
+    /// `delay` (waiting for that, unless it ends first), and searches with it on the
+    /// calling thread until it ends; the solver's answer then counts this thread's
+    /// nodes too. Returns at once, false, if the solver is not searching.
+    pub fn help(&self, delay: Duration) -> bool {
+        self.team.help(delay, false)
+    }
+}
+
+/// The tuned search of one root by the calling thread and its helpers over one
+/// shared table `T` (a [`SharedTable`](crate::table::SharedTable)).
+#[derive(Debug)]
+pub struct TeamSearch<const W: usize, const H: usize, T>
+where
+    T: Share + Debug + Send + Sync + 'static,
+{
+    team: Arc<Team<W, H, T>>,
+    own: Tuned<W, H, T>,
+    /// The caller's flag; each search polls a child of it.
+    user: StopFlag,
+    threads: Vec<JoinHandle<()>>,
+    stopped: bool,
+    /// Nodes of each thread in the last search, the caller's first.
+    last_nodes: Vec<u64>,
+}
+
+impl<const W: usize, const H: usize, T> TeamSearch<W, H, T>
+where
+    T: Share + Debug + Send + Sync + 'static,
+{
+    /// A search over `handle`'s table with `helpers` threads of its own, which
+    /// join each search after `delay` ([`JOIN_AFTER`] is the solver's choice).
+    /// Other threads can join through [`TeamSearch::helper`].
+    pub fn new(handle: T, helpers: usize, delay: Duration) -> Self {
+        let team = Arc::new(Team {
+            handle: handle.share(),
+            state: Mutex::new(State {
+                job: None,
+                active: 0,
+                nodes: Vec::new(),
+                result: None,
+                shutdown: false,
+            }),
+            changed: Condvar::new(),
+        });
+        let threads = (0..helpers)
+            .map(|_| {
+                let team = team.clone();
+                std::thread::spawn(move || while team.help(delay, true) {})
+            })
+            .collect();
+        TeamSearch {
+            team,
+            own: Tuned::new(handle),
+            user: StopFlag::new(),
+            threads,
+            stopped: false,
+            last_nodes: Vec::new(),
+        }
+    }
+
+    /// The nodes of each thread that took part in the last search: the calling
+    /// thread's first, then each helper's (their sum is the search's count).
+    pub fn thread_nodes(&self) -> &[u64] {
+        &self.last_nodes
+    }
+
+    /// Threads that search each root: the caller and the search's own helpers.
+    pub fn threads(&self) -> usize {
+        1 + self.threads.len()
+    }
+
+    /// A handle through which another thread can join this search's roots.
+    pub fn helper(&self) -> Helper {
+        Helper {
+            team: self.team.clone(),
+        }
+    }
+
+    /// Makes every thread of later searches poll `flag` (through a child of it).
+    pub fn set_stop_flag(&mut self, flag: StopFlag) {
+        self.user = flag;
+    }
+
+    /// Whether the last search was stopped by the caller's flag before any thread
+    /// found the answer.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Empties the table (no search is running: [`TeamSearch::search`] returns
+    /// only once every helper has left).
+    pub fn clear(&mut self) {
+        self.own.clear();
+    }
+
+    /// The table handle of the calling thread.
+    pub fn table(&self) -> &T {
+        self.own.table()
+    }
+
+    /// Searches `pos` in `[alpha, beta]` with every thread that joins, and returns
+    /// the score ([`Tuned::search`]'s) with the nodes of all threads.
+    pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+        let flag = self.user.child();
+        self.own.set_stop_flag(flag.clone());
+        {
+            let mut st = self.team.lock();
+            st.job = Some(Job {
+                pos: *pos,
+                alpha,
+                beta,
+                started: Instant::now(),
+                flag: flag.clone(),
+            });
+            st.result = None;
+            st.nodes.clear();
+        }
+        self.team.changed.notify_all();
+        let (score, nodes) = self.own.search(pos, alpha, beta);
+        let finished = !self.own.stopped();
+        flag.stop();
+        let mut st = self.team.lock();
+        if finished && st.result.is_none() {
+            st.result = Some(score);
+        }
+        while st.active > 0 {
+            st = self
+                .team
+                .changed
+                .wait(st)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        let result = st.result;
+        self.last_nodes.clear();
+        self.last_nodes.push(nodes);
+        self.last_nodes.extend_from_slice(&st.nodes);
+        let total = self.last_nodes.iter().sum();
+        st.job = None;
+        drop(st);
+        self.team.changed.notify_all();
+        self.stopped = result.is_none();
+        (result.unwrap_or(0), total)
+    }
+}
+
+impl<const W: usize, const H: usize, T> Drop for TeamSearch<W, H, T>
+where
+    T: Share + Debug + Send + Sync + 'static,
+{
+    fn drop(&mut self) {
+        self.team.lock().shutdown = true;
+        self.team.changed.notify_all();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::table::{Narrow, SharedTable, Wide};
+
+    fn team(mb: usize, helpers: usize) -> TeamSearch<7, 6, SharedTable<Narrow>> {
+        let table = SharedTable::for_board::<7, 6>(mb).unwrap();
+        TeamSearch::new(table, helpers, Duration::ZERO)
+    }
+
+    #[test]
+    fn a_team_gives_the_exact_scores() {
+        let mut t = team(64, 3);
+        assert_eq!(t.threads(), 4);
+        for (moves, score) in [
+            ("44455554221", -15),
+            ("4455", 18),
+            ("274552224131661", 0),
+            ("32164625", 11),
+        ] {
+            let p = Position::parse(moves).unwrap();
+            t.clear();
+            assert_eq!(t.search(&p, -21, 21).0, score, "{moves}");
+            assert!(!t.stopped());
+        }
+    }
+
+    #[test]
+    fn the_callers_flag_stops_every_thread() {
+        let mut t = team(64, 2);
+        let flag = StopFlag::new();
+        t.set_stop_flag(flag.clone());
+        flag.stop();
+        let (_, nodes) = t.search(&Position::new(), -21, 21);
+        assert!(t.stopped());
+        assert!(nodes < 3 * 2 * crate::solver::stop::POLL_INTERVAL);
+        flag.reset();
+        let p = Position::parse("44455554221").unwrap();
+        assert_eq!(t.search(&p, -21, 21).0, -15);
+        assert!(!t.stopped());
+    }
+
+    #[test]
+    fn a_lent_thread_joins_and_its_nodes_count() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let table = SharedTable::<Wide>::for_board::<7, 6>(4).unwrap();
+        let mut t = TeamSearch::<7, 6, _>::new(table, 0, Duration::ZERO);
+        let helper = t.helper();
+        assert!(!helper.help(Duration::ZERO), "nothing to join");
+        // A Begin-Easy position: millions of nodes, time for the lent thread to join.
+        let p = Position::parse("6146").unwrap();
+        let done = AtomicBool::new(false);
+        let joined = std::thread::scope(|s| {
+            let lent = s.spawn(|| {
+                let mut joined = false;
+                while !joined && !done.load(Ordering::SeqCst) {
+                    joined = helper.help(Duration::ZERO);
+                }
+                joined
+            });
+            assert_eq!(t.search(&p, -21, 21).0, 18);
+            done.store(true, Ordering::SeqCst);
+            lent.join().unwrap()
+        });
+        let per_thread = t.thread_nodes();
+        assert_eq!(per_thread.len(), if joined { 2 } else { 1 });
+        assert!(per_thread.iter().all(|&n| n > 0) || !joined);
+    }
+}

@@ -1,0 +1,138 @@
+//! The wide layout of the [shared table](super::shared): 8-byte entries holding the
+//! whole key, for compact tables below the size at which the 4-byte entries'
+//! partial key stays exact (63 MB on 7x6). Exact at every size from 1 MB, so that
+//! `--table compact --table-mb 1` works instead of being refused.
+//!
+//! # Entry layout (one `AtomicU64` per slot)
+//!
+//! | bits   | width | field | meaning                                                    |
+//! |--------|-------|-------|------------------------------------------------------------|
+//! | 0..8   | 8     | value | 0 = empty; otherwise a 7-bit value: upper bound `u` as `u - MIN + 1`, lower bound `l` as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6) |
+//! | 8..64  | 56    | key   | the whole position key (below 2^49 on 7x6)                 |
+//!
+//! * Index: `key mod p`, `p` the largest prime number of 8-byte slots that fits.
+//! * One bound per slot, always replaced (no room for the work of a search).
+//! * Empty: value 0. A slot answers only if its value is non-zero **and** its key
+//!   field equals the key, so an empty slot never passes for the empty board
+//!   (key 0).
+//! * Exact at any size: the whole key is kept (every key of a board of up to 56
+//!   bits, which [`Wide::exact`](super::shared::Layout::exact) checks).
+
+use std::sync::atomic::AtomicU64;
+
+use super::Bound;
+use super::shared::Layout;
+
+/// 8-byte entries: the whole key and the 7-bit value.
+#[derive(Clone, Copy, Debug)]
+pub struct Wide;
+
+const KEY_SHIFT: u32 = 8;
+const VALUE_MASK: u64 = 0x7f;
+
+/// The 7-bit values of a board's scores.
+#[derive(Clone, Copy, Debug)]
+pub struct WideCodes {
+    min_score: i32,
+    /// Number of distinct scores, `MAX - MIN + 1`.
+    range: i32,
+}
+
+impl WideCodes {
+    /// The value of a bound, clamped into the board's score range.
+    #[inline]
+    fn value(&self, score: i32, bound: Bound) -> u64 {
+        let v = score.clamp(self.min_score, self.min_score + self.range - 1) - self.min_score + 1;
+        match bound {
+            Bound::Upper => v as u64,
+            Bound::Lower | Bound::Exact => (v + self.range) as u64,
+        }
+    }
+
+    /// Decodes a non-zero value into a score and its bound.
+    #[inline]
+    fn decode(&self, value: u64) -> (i32, Bound) {
+        debug_assert!(value != 0);
+        let v = value as i32;
+        if v > self.range {
+            (v - self.range + self.min_score - 1, Bound::Lower)
+        } else {
+            (v + self.min_score - 1, Bound::Upper)
+        }
+    }
+}
+
+impl Layout for Wide {
+    type Word = AtomicU64;
+    type Codes = WideCodes;
+    const NAME: &'static str = "compact (8-byte entries)";
+    const ENTRIES: usize = 1;
+    const DEPTH_IS_WORK: bool = false;
+    fn exact(_len: u64, key_bound: u128) -> bool {
+        key_bound <= 1 << (u64::BITS - KEY_SHIFT)
+    }
+    fn codes(min_score: i32, max_score: i32) -> WideCodes {
+        let range = max_score - min_score + 1;
+        assert!(
+            range > 0 && 2 * range <= VALUE_MASK as i32,
+            "scores do not fit the 7-bit value"
+        );
+        WideCodes { min_score, range }
+    }
+    #[inline]
+    fn read(codes: &WideCodes, key: u64, word: u64) -> Option<(i32, Bound)> {
+        let value = word & VALUE_MASK;
+        (word >> KEY_SHIFT == key && value != 0).then(|| codes.decode(value))
+    }
+    #[inline]
+    fn write(
+        codes: &WideCodes,
+        key: u64,
+        _word: u64,
+        score: i32,
+        bound: Bound,
+        _work: u8,
+    ) -> Option<u64> {
+        // Always replace.
+        Some((key << KEY_SHIFT) | codes.value(score, bound))
+    }
+    #[inline]
+    fn entries(word: u64) -> u32 {
+        u32::from(word != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::shared::SharedTable;
+
+    #[test]
+    fn every_size_from_one_megabyte_is_exact() {
+        for mb in [1, 2, 8, 62] {
+            let t = SharedTable::<Wide>::for_board::<7, 6>(mb).unwrap();
+            assert_eq!(t.len() as u64, crate::table::prev_prime((mb as u64) << 17));
+        }
+    }
+
+    #[test]
+    fn zero_keys_are_not_empty_slots() {
+        let t = SharedTable::<Wide>::for_board::<7, 6>(1).unwrap();
+        let n = t.len() as u64;
+        for k in [0, n, 2 * n, 1 << 40] {
+            assert_eq!(t.get(k), None, "key {k}");
+        }
+        t.put(0, -18, Bound::Upper, 1);
+        assert_eq!(
+            (t.get(0), t.get(n)),
+            (Some((-18, Bound::Upper)), None),
+            "same slot, other key"
+        );
+        t.put(n, 18, Bound::Lower, 1);
+        assert_eq!(
+            (t.get(0), t.get(n)),
+            (None, Some((18, Bound::Lower))),
+            "replaced"
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! The built-in 7x6 book against independent oracles: its layers against each
+//! other, the published numbers of positions per ply, John Tromp's 8-ply
+//! database, connect-four-ai's embedded book, Pascal Pons' labelled sets, and
+//! book-free null-window searches on a random sample of its deepest layer.
+
+mod common;
+
+use c4solver::book::layers::layers;
+use c4solver::book::verify;
+use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
+
+fn builtin() -> Book7x6 {
+    Book7x6::builtin().expect("the built-in book checks out")
+}
+
+/// OEIS A212693, "Number of legal 7 X 6 Connect-Four positions after n plies"
+/// (John Tromp): legal positions include those where the last move just made
+/// four in a row, which the book leaves out (the game is over, there is no score).
+const LEGAL_AFTER_PLIES: [u64; 9] = [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275];
+
+/// A position and its mirror image count as two.
+fn weight(p: &Position) -> u64 {
+    if p.mirror().key() == p.key() { 1 } else { 2 }
+}
+
+#[test]
+fn layers_count_the_published_positions_per_ply() {
+    // Enumerated independently of the book's scores: the positions of each ply,
+    // plus those a winning move just ended, are the published legal positions.
+    let ls = layers::<7, 6>(8);
+    for (plies, want) in LEGAL_AFTER_PLIES.iter().enumerate() {
+        let open: u64 = ls[plies]
+            .iter()
+            .map(|&k| weight(&Position::from_key(k).unwrap()))
+            .sum();
+        let mut ended = std::collections::HashSet::new();
+        if plies > 0 {
+            for &k in &ls[plies - 1] {
+                let p = Position::from_key(k).unwrap();
+                for col in (0..7).filter(|&c| p.can_play(c) && p.is_winning_move(c)) {
+                    let mut q = p;
+                    q.play_col(col);
+                    ended.insert(q.key());
+                    ended.insert(q.mirror().key());
+                }
+            }
+        }
+        assert_eq!(open + ended.len() as u64, *want, "{plies} plies");
+    }
+}
+
+#[test]
+fn the_book_holds_every_layer_position() {
+    let book = builtin();
+    let ls = layers::<7, 6>(book.depth());
+    let counts = book.by_stones();
+    assert_eq!(counts.len(), book.depth() + 1);
+    let mut entries = 0;
+    for (stones, layer) in ls.iter().enumerate() {
+        let want: u64 = layer
+            .iter()
+            .map(|&k| weight(&Position::from_key(k).unwrap()))
+            .sum();
+        assert_eq!(counts[stones].total(), want, "{stones} stones");
+        assert!(layer.iter().all(|&k| book.score_of_key(k).is_some()));
+        entries += layer.len();
+    }
+    assert_eq!(book.len(), entries);
+    assert_eq!(book.bytes().len(), 32 + 7 * entries);
+    // The empty board: a first-player win.
+    assert_eq!((counts[0].won, counts[0].drawn, counts[0].lost), (1, 0, 0));
+}
+
+#[test]
+fn every_entry_is_the_best_of_its_moves() {
+    let book = builtin();
+    let bad = verify::consistency(&book).unwrap();
+    assert!(bad.is_empty(), "{:?}", &bad[..bad.len().min(10)]);
+}
+
+/// John Tromp's 8-ply database (the UCI "Connect-4" data set) holds the 8-stone
+/// positions, one per mirror pair, in which neither player has won and the next
+/// move is not forced: the first player, to move, cannot win at once and the
+/// second player has no winning cell the first must fill. 67,557 positions:
+/// 44,473 won, 16,635 lost and 6,449 drawn for the first player.
+#[test]
+fn tromps_8_ply_database() {
+    let ls = layers::<7, 6>(8);
+    let subset: Vec<Position> = ls[8]
+        .iter()
+        .map(|&k| Position::from_key(k).unwrap())
+        .filter(|p| !p.can_win_next() && p.opponent_winning_position() & p.possible() == 0)
+        .collect();
+    assert_eq!(subset.len(), 67_557);
+    let book = builtin();
+    if book.depth() < 8 {
+        // The subset is pinned above; its outcomes need the depth-8 book.
+        eprintln!(
+            "the built-in book has depth {}: outcomes not checked",
+            book.depth()
+        );
+        return;
+    }
+    let (mut won, mut drawn, mut lost) = (0, 0, 0);
+    for p in &subset {
+        match book.score(p).expect("in the book").signum() {
+            1 => won += 1,
+            0 => drawn += 1,
+            _ => lost += 1,
+        }
+    }
+    assert_eq!((won, lost, drawn), (44_473, 16_635, 6_449));
+}
+
+/// connect-four-ai 1.0 (a Rust port of Pons' final solver that shares no code with
+/// c4solver) embeds its own depth-8 book of exact scores: every entry of ours with
+/// at most 8 stones must be its answer too.
+#[test]
+fn every_entry_agrees_with_connect_four_ai() {
+    use connect_four_ai::{Position as OtherPosition, Solver as OtherSolver};
+    let book = builtin();
+    let mut other = OtherSolver::new();
+    let mut checked = 0;
+    for (key, score) in book.entries() {
+        if Position::from_key(key).unwrap().moves_played() > 8 {
+            continue;
+        }
+        let moves = c4solver::book::layers::moves_to::<7, 6>(key).expect("reachable");
+        let p = OtherPosition::from_moves(&moves).unwrap();
+        other.reset();
+        assert_eq!(i32::from(other.solve(&p)), score, "{moves}");
+        checked += 1;
+    }
+    assert_eq!(checked, book.len().min(129_498));
+}
+
+#[test]
+fn pons_positions_in_the_book_score_as_labelled() {
+    let book = builtin();
+    let mut with_book = Solver7x6::new(Config::default()).unwrap();
+    let mut checked = 0;
+    for set in [
+        "Test_L1_R1",
+        "Test_L1_R2",
+        "Test_L1_R3",
+        "Test_L2_R1",
+        "Test_L2_R2",
+        "Test_L3_R1",
+    ] {
+        for e in common::pons_set(set).entries {
+            if e.position.moves_played() > book.depth() {
+                continue;
+            }
+            assert_eq!(book.score(&e.position), Some(e.score), "{set} {}", e.moves);
+            let s = with_book.solve(&e.position, Mode::Strong).unwrap();
+            assert_eq!((s.score, s.nodes), (e.score, 0), "{set} {}", e.moves);
+            let w = with_book.solve(&e.position, Mode::Weak).unwrap();
+            assert_eq!(w.score, e.score.signum(), "{set} {} weak", e.moves);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 11, "only {checked} positions");
+}
+
+/// A random sample of the deepest layer (200 entries when it holds 8 stones or
+/// more, where a book-free search takes a fraction of a second) against two
+/// book-free null-window searches each: the score is at least the stored one, and
+/// not more. `c4solver book verify --sample 5000 FILE` re-solves any sample.
+#[test]
+fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
+    let book = builtin();
+    if book.depth() < 8 {
+        eprintln!(
+            "the built-in book has depth {}: no cheap layer to sample",
+            book.depth()
+        );
+        return;
+    }
+    let mut solver = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    let deepest: Vec<(u64, i32)> = verify::sample(&book, book.len(), 7)
+        .into_iter()
+        .filter(|&(k, _)| Position::from_key(k).unwrap().moves_played() == book.depth())
+        .take(200)
+        .collect();
+    assert_eq!(deepest.len(), 200);
+    for (key, score) in deepest {
+        let p = Position::from_key(key).unwrap();
+        let at_least = solver.solve_window(&p, score - 1, score).unwrap().score;
+        assert!(at_least >= score, "{key:#x}: {score} stored, below it");
+        let at_most = solver.solve_window(&p, score, score + 1).unwrap().score;
+        assert!(at_most <= score, "{key:#x}: {score} stored, above it");
+    }
+}

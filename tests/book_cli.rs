@@ -1,0 +1,284 @@
+//! `c4solver book` and the book options end to end: the built-in book answers at
+//! once, bad book files are clear errors (exit 2), `book info` describes, `bench
+//! --book` compares, and `book generate` killed and restarted goes on where it
+//! was, dropping a torn record.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use c4solver::Book7x6;
+
+fn c4() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_c4solver"))
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = c4()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A run refused at start may be gone before it reads its input.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("book-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn the_empty_board_is_answered_from_the_built_in_book() {
+    let o = run(&["solve"], "\n");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let fields: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(&fields[..2], ["1", "0"], "{out}");
+    let o = run(&["solve", "-w", "--json"], "4\n");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["nodes"], 0, "{v}");
+}
+
+#[test]
+fn bad_book_files_are_clear_errors() {
+    let good = Book7x6::builtin().unwrap().bytes().to_vec();
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x04;
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("flipped", flipped, "checksum"),
+        ("truncated", good[..good.len() - 3].to_vec(), "truncated"),
+        (
+            "header-only",
+            good[..20].to_vec(),
+            "shorter than the 32-byte header",
+        ),
+        ("not-a-book", b"4455 18\n".repeat(8), "bad magic"),
+        (
+            "other-board",
+            c4solver::book::encode::<5, 4>(0, 0, (1, 1), &[(0, 1)]),
+            "for a 5x4 board, not 7x6",
+        ),
+    ];
+    for (name, bytes, reason) in cases {
+        let path = scratch(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let p = path.to_str().unwrap();
+        for args in [
+            vec!["solve", "--book", p],
+            vec!["book", "info", p],
+            vec!["book", "verify", p],
+        ] {
+            let o = run(&args, "4\n");
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = text(&o.stderr);
+            assert!(
+                err.contains(reason) && err.contains(name),
+                "{args:?}: {err}"
+            );
+            assert!(o.stdout.is_empty(), "{args:?}: no answer from a bad book");
+        }
+    }
+    let o = run(&["solve", "--book", "/no/such/book"], "4\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/no/such/book"));
+}
+
+#[test]
+fn book_info_describes_the_built_in_book() {
+    let book = Book7x6::builtin().unwrap();
+    let o = run(&["book", "info", "--json"], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["depth"], book.depth());
+    assert_eq!(v["entries"], book.len());
+    assert_eq!(v["bytes"], book.bytes().len());
+    let by = v["by_stones"].as_array().unwrap();
+    assert_eq!(by.len(), book.depth() + 1);
+    assert_eq!(
+        by[0],
+        serde_json::json!({"stones":0,"won":1,"drawn":0,"lost":0})
+    );
+    // The same book from its file.
+    let path = scratch("copy.c4book");
+    std::fs::write(&path, book.bytes()).unwrap();
+    let o = run(&["book", "info", path.to_str().unwrap()], "");
+    assert!(o.status.success());
+    let t = text(&o.stdout);
+    assert!(t.contains(&format!("entries: {}", book.len())), "{t}");
+    assert!(t.contains("| 0 | 1 | 0 | 0 | 1 |"), "{t}");
+    // and as the book of a solve
+    let o = run(&["solve", "--book", path.to_str().unwrap()], "\n");
+    assert!(o.status.success());
+    assert!(text(&o.stdout).starts_with(" 1 0 "), "{}", text(&o.stdout));
+}
+
+#[test]
+fn bench_with_the_book_shows_both_side_by_side() {
+    let set = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testsets/end-easy");
+    let o = run(
+        &[
+            "bench",
+            "--strong",
+            "--limit",
+            "2",
+            set.to_str().unwrap(),
+            "--book",
+        ],
+        "",
+    );
+    let t = text(&o.stdout);
+    assert!(o.status.success(), "{t}{}", text(&o.stderr));
+    assert!(t.contains("|tuned|end-easy (End-Easy)|"), "{t}");
+    assert!(t.contains("|tuned+book|end-easy (End-Easy)|"), "{t}");
+    assert!(t.contains("time vs tuned"), "{t}");
+}
+
+#[test]
+fn book_merge_checks_its_shards() {
+    // One shard of two: refused, naming the missing one.
+    let key = c4solver::Position::parse("1234").unwrap().canonical_key();
+    let shard = scratch("shard-1-of-2.c4book");
+    std::fs::write(
+        &shard,
+        c4solver::book::encode::<7, 6>(4, 4, (1, 2), &[(key, 0)]),
+    )
+    .unwrap();
+    let out = scratch("merged.c4book");
+    let o = run(
+        &[
+            "book",
+            "merge",
+            shard.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("shard 2/2 is missing"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A whole book merges into itself.
+    let whole = scratch("whole.c4book");
+    let bytes = Book7x6::builtin().unwrap().bytes().to_vec();
+    std::fs::write(&whole, &bytes).unwrap();
+    let o = run(
+        &[
+            "book",
+            "merge",
+            whole.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+}
+
+/// Records in a checkpoint file (64-byte header, 32-byte records).
+fn records(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len().saturating_sub(64) / 32)
+}
+
+/// Starts `book generate` on a one-block shard of the 9-stone layer (positions
+/// that take a fraction of a second) and waits until the checkpoint holds more
+/// than `at_least` records.
+fn start_and_wait(out: &str, ckpt: &std::path::Path, at_least: u64) -> std::process::Child {
+    let child = c4()
+        .args([
+            "book",
+            "generate",
+            "--stones",
+            "9",
+            "--shard",
+            "1/4000",
+            "--threads",
+            "1",
+            "--out",
+            out,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while records(ckpt) <= at_least {
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+#[test]
+fn generate_killed_and_restarted_goes_on() {
+    let out = scratch("gen9.c4book");
+    let ckpt = PathBuf::from(format!("{}.ckpt", out.display()));
+    let _ = std::fs::remove_file(&ckpt);
+    let o = out.to_str().unwrap();
+    // Ctrl-C: exit 130, the records kept.
+    let child = start_and_wait(o, &ckpt, 0);
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let r = child.wait_with_output().unwrap();
+    assert_eq!(r.status.code(), Some(130));
+    let err = text(&r.stderr);
+    assert!(err.contains("run the same command again"), "{err}");
+    let first = records(&ckpt);
+    assert!(first >= 1);
+    // Killed outright, then half a record left at the end as if by a crash.
+    let mut child = start_and_wait(o, &ckpt, first);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let second = records(&ckpt);
+    assert!(second > first);
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&ckpt)
+        .unwrap();
+    f.write_all(&[7; 20]).unwrap();
+    drop(f);
+    // Restarted: the torn record is dropped, the others kept.
+    let child = start_and_wait(o, &ckpt, second);
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let r = child.wait_with_output().unwrap();
+    assert_eq!(r.status.code(), Some(143));
+    let err = text(&r.stderr);
+    assert!(
+        err.contains(&format!("{second} already in")) && err.contains("1 torn record(s) dropped"),
+        "{err}"
+    );
+    assert!(records(&ckpt) > second);
+    // Other arguments on this checkpoint are refused.
+    let r = run(
+        &[
+            "book", "generate", "--stones", "9", "--shard", "2/4000", "--out", o,
+        ],
+        "",
+    );
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        text(&r.stderr).contains("not for these arguments"),
+        "{}",
+        text(&r.stderr)
+    );
+}
