@@ -97,7 +97,10 @@ def test_ctrl_c_stops_a_long_search():
         [
             sys.executable,
             "-c",
+            "import signal\n"
             "import c4solver\n"
+            "# Python leaves SIGINT alone if it started ignored (a background job).\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "s = c4solver.Solver(book=False, threads=1)\n"
             "print('searching', flush=True)\n"
             "try:\n"
