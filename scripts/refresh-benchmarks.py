@@ -28,7 +28,7 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BLOCK = re.compile(r"(<!-- refresh: (.+?) -->\n)(.*?)(<!-- end refresh -->)", re.S)
+BLOCK = re.compile(r"^(<!-- refresh: ([^\n]+?) -->\n)(.*?)^(<!-- end refresh -->)", re.S | re.M)
 
 
 def machine():

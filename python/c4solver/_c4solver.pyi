@@ -42,33 +42,79 @@ class Position:
     def __hash__(self) -> int: ...
     def __str__(self) -> str:
         """The board, top row first: x first player, o second player, . empty."""
+    def __repr__(self) -> str:
+        """Position('4453')."""
 
 PositionLike = Union[Position, str]
 
 class Solver:
-    """The exact solver (the tuned search with its transposition table)."""
+    """The exact solver: the tuned search with its transposition table, the
+    built-in opening book and threads.
 
-    def __init__(self, table_mb: int = 64) -> None:
-        """A solver with a transposition table of `table_mb` megabytes (at least 1)."""
-    def solve(self, position: PositionLike, weak: bool = False) -> int:
-        """The score for the side to move: positive win (22 - the winner's stones
-        at the end), 0 draw, negative loss; with weak=True only its sign.
+    Positions are Position objects or move strings ("4453"). Scores are from the
+    side to move: positive for a win (22 - the stones the winner has played at
+    the end), 0 for a draw, negative for a loss; with weak=True only their sign.
+    Every method raises ValueError for a bad move string (the command line's
+    message) or a finished game ("move 7 makes four in a row: the game is already
+    over"). Searches release the GIL; from the main thread, Ctrl-C
+    (KeyboardInterrupt) stops the search of a position with fewer than 20 stones
+    within a twentieth of a second. A Solver is used by one thread at a time.
+    """
 
-        Raises ValueError for a bad move string or a finished game.
+    def __init__(self, table_mb: int = 64, book: bool = True, threads: Optional[int] = None) -> None:
+        """A solver with a table of `table_mb` megabytes (at least 1; below 63 the
+        table takes 8-byte entries), cleared before each position.
+
+        With book=True a position with at most the built-in book's depth stones
+        is answered from it with no search (0 nodes). Each position is searched
+        on `threads` threads sharing the table (default: every core; same scores,
+        node counts that vary with more than one). Raises ValueError for a size
+        the table cannot take or threads=0, MemoryError if the memory cannot be
+        had.
         """
+    def solve(self, position: PositionLike, weak: bool = False) -> int:
+        """The score of the position for the side to move (its sign with weak=True)."""
+    def analyze(self, position: PositionLike, weak: bool = False) -> list[Optional[int]]:
+        """The score of each of the 7 columns, left to right, from the side to move
+        (None for a full column); a move that makes four at once scores
+        (43 - stones) // 2, stones counted after it. The position's score is the
+        best of them; the same numbers as `c4solver analyze` prints.
+        """
+    def best_moves(self, position: PositionLike, weak: bool = False) -> list[int]:
+        """Every column (1-based, left to right) with the top score, searching only
+        what that takes; [] on a full board."""
+    def best_move(self, position: PositionLike, weak: bool = False) -> int:
+        """One best move (1-based column): the one nearest the centre of the
+        columns with the top score, the left one of two equally near. Raises
+        ValueError on a full board."""
+    def principal_variation(self, position: PositionLike, weak: bool = False) -> str:
+        """A line of best play for both sides to the end of the game, as a move
+        string; played out, the winner completes four with their stone number
+        22 - |score|, and a score of 0 fills the board. "" on a full board."""
     @property
     def nodes(self) -> int:
-        """The number of positions the last call explored."""
+        """The number of positions the last call explored (0 from the book)."""
+    @property
+    def threads(self) -> int:
+        """The threads that search each position."""
+    @property
+    def book(self) -> bool:
+        """Whether the solver answers from the built-in opening book."""
+    def __repr__(self) -> str:
+        """Solver(table_mb=64, book=True, threads=2)."""
 
 def solve_many(
     positions: Sequence[PositionLike],
     weak: bool = False,
     threads: Optional[int] = None,
     table_mb: int = 64,
+    book: bool = True,
 ) -> list[int]:
-    """The scores of many positions, in order, solved in parallel on `threads`
-    threads (default: every core) without the GIL.
+    """The scores of many positions, in order, as Solver.solve gives them: solved
+    in parallel on `threads` threads (default: every core), each with its own table
+    of `table_mb` megabytes, without the GIL; book as in Solver.
 
-    Raises ValueError naming the first bad item ("item 3: column 8 is out of range
-    (1..=7) at move 3").
+    Raises ValueError naming the first bad item, 0-based ("item 2: column 8 is out
+    of range (1..=7) at move 3"), before solving anything; Ctrl-C stops the batch
+    (KeyboardInterrupt).
     """

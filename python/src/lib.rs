@@ -2,304 +2,52 @@
 //!
 //! Thin wrappers: every rule lives in the `c4solver` crate. Columns are 1-based, as
 //! in the move notation. A bad move string raises `ValueError` with the same
-//! message as the command line.
+//! message as the command line; searches release the GIL and stop on Ctrl-C
+//! ([`interrupt`]).
 
-use std::sync::Mutex;
+mod batch;
+mod interrupt;
+mod position;
+mod solver;
 
-use c4solver::{Config, Mode, MoveError, Position as Board, SolveError, Solver7x6};
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use c4solver::table::TableError;
+use c4solver::{Mode, SolveError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
-/// A Connect Four position (7 columns, 6 rows) and the moves that led to it.
-#[pyclass(module = "c4solver", eq, hash, frozen, from_py_object)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Position {
-    board: Board,
-    moves: String,
-    /// The 1-based index of the move that made four in a row, if any.
-    won_at: Option<usize>,
-}
-
-impl Position {
-    /// Plays `moves` from the empty board; a move that makes four in a row ends the
-    /// game (any further move is an error).
-    fn parse(moves: &str) -> Result<Self, MoveError> {
-        let mut p = Position {
-            board: Board::new(),
-            moves: String::new(),
-            won_at: None,
-        };
-        for (i, ch) in moves.chars().enumerate() {
-            p = p.played(ch, i + 1)?;
-        }
-        Ok(p)
-    }
-
-    /// The position after the move written `ch`, the `index`-th of the game.
-    fn played(&self, ch: char, index: usize) -> Result<Self, MoveError> {
-        let digit = ch
-            .to_digit(10)
-            .ok_or(MoveError::BadCharacter { index, ch })?;
-        if digit == 0 || digit as usize > Board::WIDTH {
-            return Err(MoveError::ColumnOutOfRange {
-                index,
-                column: digit,
-                width: Board::WIDTH,
-            });
-        }
-        if let Some(won_at) = self.won_at {
-            return Err(MoveError::MoveAfterWin { index, won_at });
-        }
-        let col = digit as usize - 1;
-        if !self.board.can_play(col) {
-            return Err(MoveError::ColumnFull {
-                index,
-                column: digit as usize,
-            });
-        }
-        let mut next = self.clone();
-        if next.board.is_winning_move(col) {
-            next.won_at = Some(index);
-        }
-        next.board.play_col(col);
-        next.moves.push(ch);
-        Ok(next)
-    }
-}
-
+/// A ValueError with `e`'s message.
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-#[pymethods]
-impl Position {
-    /// Position(moves="") -> Position
-    ///
-    /// The position after `moves`, the 1-based columns played from the empty
-    /// board ("4453"). Raises ValueError for a bad move string, with the command
-    /// line's message ("column 8 is out of range (1..=7) at move 3"). A string
-    /// whose last move makes four in a row is a finished game: is_won() is True.
-    #[new]
-    #[pyo3(signature = (moves = ""))]
-    fn new(moves: &str) -> PyResult<Self> {
-        Position::parse(moves).map_err(value_error)
-    }
-
-    /// The position after playing `column` (1-based). Positions are immutable:
-    /// the original is unchanged. Raises ValueError for a column out of range or
-    /// full, or a move after the game was won.
-    fn play(&self, column: i64) -> PyResult<Self> {
-        let index = self.moves.chars().count() + 1;
-        let ch = u32::try_from(column)
-            .ok()
-            .filter(|&c| c <= 9)
-            .and_then(|c| char::from_digit(c, 10));
-        match ch {
-            Some(ch) => self.played(ch, index).map_err(value_error),
-            None => Err(PyValueError::new_err(format!(
-                "column {column} is out of range (1..={}) at move {index}",
-                Board::WIDTH
-            ))),
-        }
-    }
-
-    /// The moves played, as a string of 1-based columns.
-    #[getter]
-    fn moves(&self) -> &str {
-        &self.moves
-    }
-
-    /// The columns (1-based) that can be played: not full, and the game not won.
-    fn legal_moves(&self) -> Vec<usize> {
-        if self.won_at.is_some() {
-            return Vec::new();
-        }
-        (0..Board::WIDTH)
-            .filter(|&c| self.board.can_play(c))
-            .map(|c| c + 1)
-            .collect()
-    }
-
-    /// Whether the last move made four in a row (the game is over).
-    fn is_won(&self) -> bool {
-        self.won_at.is_some()
-    }
-
-    /// Whether the board is full.
-    fn is_full(&self) -> bool {
-        self.board.is_full()
-    }
-
-    /// The unique key of the position: current player's stones + occupied cells,
-    /// (HEIGHT + 1) bits per column.
-    #[getter]
-    fn key(&self) -> u64 {
-        self.board.key()
-    }
-
-    /// The mirror image (columns reversed).
-    fn mirror(&self) -> Self {
-        let moves: String = self
-            .moves
-            .chars()
-            .map(|c| {
-                let d = c.to_digit(10).expect("valid moves") as usize;
-                char::from_digit((Board::WIDTH + 1 - d) as u32, 10).expect("a column digit")
-            })
-            .collect();
-        Position::parse(&moves).expect("the mirror of a valid game is valid")
-    }
-
-    fn __len__(&self) -> usize {
-        self.board.moves_played()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Position('{}')", self.moves)
-    }
-
-    /// The board, top row first: `x` for the first player, `o` for the second,
-    /// `.` for empty cells, then the column numbers.
-    fn __str__(&self) -> String {
-        self.board.to_string()
-    }
-}
-
-/// What `Solver` and `solve_many` accept for a position.
-#[derive(FromPyObject)]
-enum PositionArg {
-    /// A Position object.
-    Position(Position),
-    /// A move string, parsed as the command line parses it.
-    Moves(String),
-}
-
-impl PositionArg {
-    /// The board to solve, or the command line's error.
-    fn board(&self) -> PyResult<Board> {
-        match self {
-            PositionArg::Moves(m) => Board::parse(m).map_err(value_error),
-            PositionArg::Position(p) => match p.won_at {
-                Some(index) => Err(value_error(MoveError::GameOver { index })),
-                None => Ok(p.board),
-            },
-        }
-    }
-}
-
+/// A finished game is a ValueError; a stopped search, KeyboardInterrupt (the
+/// signal handler has raised already unless it chose not to).
 fn solve_error(e: SolveError) -> PyErr {
-    value_error(e)
+    match e {
+        SolveError::GameOver => value_error(e),
+        SolveError::Stopped => PyKeyboardInterrupt::new_err(e.to_string()),
+    }
 }
 
-fn new_solver(table_mb: usize) -> PyResult<Solver7x6> {
-    Solver7x6::new(Config {
-        table_mb,
-        ..Config::default()
-    })
-    .map_err(|e| PyMemoryError::new_err(e.to_string()))
+/// Memory that cannot be had is a MemoryError; a size the table cannot take, a
+/// ValueError.
+fn table_error(e: TableError) -> PyErr {
+    match e {
+        TableError::Alloc { .. } => PyMemoryError::new_err(e.to_string()),
+        _ => value_error(e),
+    }
 }
 
+/// Strong (exact scores) or weak (their signs).
 fn mode(weak: bool) -> Mode {
     if weak { Mode::Weak } else { Mode::Strong }
-}
-
-/// The exact solver (the tuned search with its transposition table).
-#[pyclass(module = "c4solver")]
-struct Solver {
-    inner: Mutex<Solver7x6>,
-    nodes: u64,
-}
-
-#[pymethods]
-impl Solver {
-    /// Solver(table_mb=64) -> Solver
-    ///
-    /// A solver with a transposition table of `table_mb` megabytes (at least 1;
-    /// below 63 the compact table takes 8-byte entries).
-    #[new]
-    #[pyo3(signature = (table_mb = 64))]
-    fn new(table_mb: usize) -> PyResult<Self> {
-        Ok(Solver {
-            inner: Mutex::new(new_solver(table_mb)?),
-            nodes: 0,
-        })
-    }
-
-    /// The score of a position (a Position or a move string) for the side to move:
-    /// positive for a win (22 - the stones the winner has played at the end), 0
-    /// for a draw, negative for a loss. With weak=True only its sign. The GIL is
-    /// released while the solver searches.
-    #[pyo3(signature = (position, weak = false))]
-    fn solve(&mut self, py: Python<'_>, position: PositionArg, weak: bool) -> PyResult<i32> {
-        let board = position.board()?;
-        let solver = self.inner.get_mut().expect("never poisoned");
-        let s = py
-            .detach(|| solver.solve(&board, mode(weak)))
-            .map_err(solve_error)?;
-        self.nodes = s.nodes;
-        Ok(s.score)
-    }
-
-    /// The number of positions the last call explored.
-    #[getter]
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-}
-
-/// solve_many(positions, weak=False, threads=None) -> list[int]
-///
-/// The scores of many positions (Positions or move strings), in order, solved in
-/// parallel on `threads` threads (default: every core), each with its own table,
-/// without the GIL. Raises ValueError naming the first bad item.
-#[pyfunction]
-#[pyo3(signature = (positions, weak = false, threads = None, table_mb = 64))]
-fn solve_many(
-    py: Python<'_>,
-    positions: Vec<PositionArg>,
-    weak: bool,
-    threads: Option<usize>,
-    table_mb: usize,
-) -> PyResult<Vec<i32>> {
-    let boards = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            p.board()
-                .map_err(|e| PyValueError::new_err(format!("item {i}: {}", e.value(py))))
-        })
-        .collect::<PyResult<Vec<Board>>>()?;
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, boards.len().max(1));
-    let solvers = (0..threads)
-        .map(|_| new_solver(table_mb).map(Mutex::new))
-        .collect::<PyResult<Vec<_>>>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
-    let scores = py.detach(|| {
-        pool.install(|| {
-            boards
-                .par_iter()
-                .map(|b| {
-                    let i = rayon::current_thread_index().unwrap_or(0);
-                    let mut solver = solvers[i].lock().expect("never poisoned");
-                    solver.solve(b, mode(weak)).map(|s| s.score)
-                })
-                .collect::<Result<Vec<i32>, SolveError>>()
-        })
-    });
-    scores.map_err(solve_error)
 }
 
 /// c4solver: an exact Connect Four solver.
 #[pymodule]
 fn _c4solver(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Position>()?;
-    m.add_class::<Solver>()?;
-    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_class::<position::Position>()?;
+    m.add_class::<solver::Solver>()?;
+    m.add_function(wrap_pyfunction!(batch::solve_many, m)?)?;
     Ok(())
 }

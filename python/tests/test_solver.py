@@ -1,6 +1,8 @@
 """Solver and solve_many: exact scores, weak signs, errors, and agreement with the
 command line and with Pascal Pons' sets."""
 
+import os
+
 import pytest
 
 import c4solver
@@ -29,9 +31,22 @@ def test_finished_games_and_bad_strings_raise_value_error():
     assert str(e.value) == "column 8 is out of range (1..=7) at move 3"
 
 
-def test_a_too_small_table_is_refused():
-    with pytest.raises(MemoryError, match="too small"):
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match=r"^table size of 0 MB is too small \(at least 1 MB\)$"):
         Solver(table_mb=0)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        Solver(threads=0)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        solve_many(["4455"], threads=0)
+    with pytest.raises(OverflowError):
+        Solver(threads=-1)
+
+
+def test_settings_are_kept():
+    s = Solver(table_mb=16, book=False, threads=2)
+    assert (s.book, s.threads) == (False, 2)
+    assert repr(s) == "Solver(table_mb=16, book=False, threads=2)"
+    assert Solver(threads=1).book and Solver(threads=1).threads == 1
 
 
 def test_a_small_table_solves():
@@ -88,3 +103,52 @@ def test_the_module_documents_itself():
     assert "Connect Four" in c4solver.__doc__
     assert Solver.solve.__doc__
     assert solve_many.__doc__
+
+
+def test_the_book_answers_the_first_moves_without_a_search():
+    # The empty board's analysis, known since Allis and Tromp (and Pons' tutorial):
+    # the book holds every position of up to its depth stones.
+    s = Solver()
+    assert s.solve("") == 1
+    assert s.nodes == 0
+    assert s.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
+    assert s.nodes == 0
+    assert s.best_move("") == 4
+    assert s.solve("44", weak=True) == 1
+
+
+def test_book_on_and_off_give_the_same_scores():
+    pairs = pons_set("Test_L1_R1")[:15] + pons_set("Test_L2_R2")[:15]
+    moves = [m for m, _ in pairs]
+    on, off = Solver(book=True, threads=1), Solver(book=False, threads=1)
+    for m, score in pairs:
+        assert on.solve(m) == off.solve(m) == score, m
+    for m, _ in pairs[2:6] + pairs[15:20]:
+        assert on.analyze(m) == off.analyze(m), m
+    assert solve_many(moves, book=False) == solve_many(moves, book=True) == [s for _, s in pairs]
+
+
+@pytest.mark.skipif(not os.environ.get("C4_SLOW"), reason="about 15 s: C4_SLOW=1 pytest python/tests -k book_free")
+def test_the_book_agrees_with_a_book_free_search():
+    on, off = Solver(book=True, threads=1), Solver(book=False, threads=1)
+    for m in ["44", "41", "4"]:
+        assert on.solve(m) == off.solve(m), m
+
+
+def test_several_threads_give_the_same_scores():
+    pairs = pons_set("Test_L1_R2")[:4] + pons_set("Test_L1_R1")[:10] + pons_set("Test_L2_R2")[:10]
+    one, two = Solver(threads=1), Solver(threads=2)
+    for m, score in pairs:
+        assert two.solve(m) == one.solve(m) == score, m
+        assert two.solve(m, weak=True) == (score > 0) - (score < 0), m
+    for m, _ in pairs[6:10]:
+        assert two.analyze(m) == one.analyze(m), m
+        assert two.principal_variation(m) == one.principal_variation(m), m
+
+
+def test_solve_many_equals_solve_one_by_one():
+    pairs = pons_set("Test_L1_R1")[:20]
+    moves = [m for m, _ in pairs]
+    s = Solver(threads=1)
+    for weak in (False, True):
+        assert solve_many(moves, weak=weak, threads=2, table_mb=8) == [s.solve(m, weak=weak) for m in moves]

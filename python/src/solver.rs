@@ -1,0 +1,242 @@
+//! `Solver`: the library's solver with its table, opening book and threads;
+//! `solve`, `analyze`, `best_moves`, `best_move` and `principal_variation`, each
+//! recording the nodes it explored.
+
+use std::sync::Mutex;
+
+use c4solver::moves::center_first;
+use c4solver::{Config, Position as Board, SolveError, Solver7x6, StopFlag};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::position::PositionArg;
+use crate::{interrupt, mode, solve_error, table_error};
+
+/// Every core the process may use (1 if the system does not say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `threads`, or every core for `None`; 0 is refused.
+pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(cores()),
+    }
+}
+
+/// A solver of `table_mb` megabytes, with or without the built-in book, that
+/// searches each position on `threads` threads.
+pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> PyResult<Solver7x6> {
+    Solver7x6::new(Config {
+        table_mb,
+        book,
+        threads,
+        ..Config::default()
+    })
+    .map_err(table_error)
+}
+
+/// Solver(table_mb=64, book=True, threads=None) -> Solver
+///
+/// The exact solver: the tuned search with a transposition table of `table_mb`
+/// megabytes (at least 1; below 63 the table takes 8-byte entries), cleared
+/// before each position. With book=True, a position with at most the built-in
+/// opening book's depth stones is answered from the book, with no search (0
+/// nodes). Each position is searched on `threads` threads sharing the table
+/// (default: every core; the scores are the same, the node counts vary from run
+/// to run with more than one).
+///
+/// Positions are Position objects or move strings ("4453"). Scores are from the
+/// side to move: positive for a win (22 - the stones the winner has played at
+/// the end), 0 for a draw, negative for a loss; with weak=True only their sign.
+/// Every search releases the GIL. Called from the main thread, Ctrl-C
+/// (KeyboardInterrupt) stops the search of a position with fewer than 20 stones
+/// within a twentieth of a second; later positions take milliseconds and are not
+/// interrupted. A Solver is used by one thread at a time.
+#[pyclass(module = "c4solver")]
+pub struct Solver {
+    inner: Mutex<Solver7x6>,
+    stop: StopFlag,
+    nodes: u64,
+}
+
+impl Solver {
+    /// Runs `job` on the solver for `board` (interruptibly, if the board has few
+    /// stones: see [`interrupt`]) and records the nodes it reports.
+    fn search<T: Send>(
+        &mut self,
+        py: Python<'_>,
+        board: &Board,
+        job: impl FnOnce(&mut Solver7x6) -> Result<(T, u64), SolveError> + Send,
+    ) -> PyResult<T> {
+        let solver = self.inner.get_mut().expect("never poisoned");
+        let watch = board.moves_played() < interrupt::WATCHED_FROM;
+        let (t, nodes) =
+            interrupt::run_if(watch, py, &self.stop, || job(solver))?.map_err(solve_error)?;
+        self.nodes = nodes;
+        Ok(t)
+    }
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (table_mb = 64, book = true, threads = None))]
+    fn new(table_mb: usize, book: bool, threads: Option<usize>) -> PyResult<Self> {
+        let mut inner = new_solver(table_mb, book, thread_count(threads)?)?;
+        let stop = StopFlag::new();
+        inner.set_stop_flag(stop.clone());
+        Ok(Solver {
+            inner: Mutex::new(inner),
+            stop,
+            nodes: 0,
+        })
+    }
+
+    /// solve(position, weak=False) -> int
+    ///
+    /// The score of the position for the side to move (its sign with weak=True).
+    /// Raises ValueError for a bad move string (the command line's message) or a
+    /// finished game ("move 7 makes four in a row: the game is already over").
+    #[pyo3(signature = (position, weak = false))]
+    fn solve(&mut self, py: Python<'_>, position: PositionArg, weak: bool) -> PyResult<i32> {
+        let board = position.board()?;
+        self.search(py, &board, |s| {
+            s.solve(&board, mode(weak))
+                .map(|sol| (sol.score, sol.nodes))
+        })
+    }
+
+    /// analyze(position, weak=False) -> list[int | None]
+    ///
+    /// The score of each of the 7 columns, left to right, from the side to move:
+    /// the score of the position after that move, or for a move that makes four
+    /// at once, its win ((43 - stones) // 2, stones counted after the move); None
+    /// for a full column. With weak=True only the signs. The position's score is
+    /// the best of them. The same numbers as `c4solver analyze` prints (there
+    /// -1000 for a full column). Raises ValueError as solve does.
+    #[pyo3(signature = (position, weak = false))]
+    fn analyze(
+        &mut self,
+        py: Python<'_>,
+        position: PositionArg,
+        weak: bool,
+    ) -> PyResult<Vec<Option<i32>>> {
+        let board = position.board()?;
+        self.search(py, &board, |s| {
+            s.analyze(&board, mode(weak))
+                .map(|a| (a.scores().to_vec(), a.nodes()))
+        })
+    }
+
+    /// best_moves(position, weak=False) -> list[int]
+    ///
+    /// Every column (1-based, left to right) with the top score, searching only
+    /// what that takes (cheaper than analyze); [] on a full board. Raises
+    /// ValueError as solve does.
+    #[pyo3(signature = (position, weak = false))]
+    fn best_moves(
+        &mut self,
+        py: Python<'_>,
+        position: PositionArg,
+        weak: bool,
+    ) -> PyResult<Vec<usize>> {
+        let board = position.board()?;
+        let columns = self.search(py, &board, |s| {
+            s.best_moves(&board, mode(weak))
+                .map(|c| (c.columns, c.nodes))
+        })?;
+        Ok(columns.into_iter().map(|c| c + 1).collect())
+    }
+
+    /// best_move(position, weak=False) -> int
+    ///
+    /// One best move (1-based column): of the columns with the top score, the
+    /// one nearest the centre, the left one of two equally near. Raises
+    /// ValueError as solve does, and on a full board (no move left).
+    #[pyo3(signature = (position, weak = false))]
+    fn best_move(&mut self, py: Python<'_>, position: PositionArg, weak: bool) -> PyResult<usize> {
+        let board = full_board_refused(position.board()?)?;
+        let columns = self.search(py, &board, |s| {
+            s.best_moves(&board, mode(weak))
+                .map(|c| (c.columns, c.nodes))
+        })?;
+        let best = center_first::<{ Board::WIDTH }>()
+            .into_iter()
+            .find(|c| columns.contains(c))
+            .expect("a board with a free cell has a best move");
+        Ok(best + 1)
+    }
+
+    /// principal_variation(position, weak=False) -> str
+    ///
+    /// A line of best play for both sides to the end of the game, as a move
+    /// string ("342"): every move is the best move nearest the centre of the side
+    /// that plays it. Played from the position, the game ends as its score says:
+    /// the winner completes four with their stone number 22 - |score|, and a
+    /// score of 0 fills the board with no four (with weak=True, the side the sign
+    /// names wins, not necessarily at once). "" on a full board. Raises
+    /// ValueError as solve does.
+    #[pyo3(signature = (position, weak = false))]
+    fn principal_variation(
+        &mut self,
+        py: Python<'_>,
+        position: PositionArg,
+        weak: bool,
+    ) -> PyResult<String> {
+        let board = position.board()?;
+        self.search(py, &board, |s| {
+            s.principal_variation(&board, mode(weak))
+                .map(|v| (v.to_string(), v.nodes()))
+        })
+    }
+
+    /// The number of positions the last call explored (0 for an answer from the
+    /// book; with several threads, the sum over the threads).
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The threads that search each position.
+    #[getter]
+    fn threads(&mut self) -> usize {
+        self.inner.get_mut().expect("never poisoned").threads()
+    }
+
+    /// Whether the solver answers from the built-in opening book.
+    #[getter]
+    fn book(&mut self) -> bool {
+        self.inner
+            .get_mut()
+            .expect("never poisoned")
+            .book()
+            .is_some()
+    }
+
+    /// `Solver(table_mb=64, book=True, threads=2)`: the expression that builds
+    /// an equal solver.
+    fn __repr__(&mut self) -> String {
+        let s = self.inner.get_mut().expect("never poisoned");
+        let c = s.config();
+        format!(
+            "Solver(table_mb={}, book={}, threads={})",
+            c.table_mb,
+            if s.book().is_some() { "True" } else { "False" },
+            s.threads()
+        )
+    }
+}
+
+/// `board`, or a ValueError if it has no free cell.
+fn full_board_refused(board: Board) -> PyResult<Board> {
+    if board.is_full() {
+        Err(PyValueError::new_err(
+            "the board is full: there is no move to play",
+        ))
+    } else {
+        Ok(board)
+    }
+}
