@@ -341,9 +341,9 @@ pub struct EngineArgs {
     /// Table memory in MB, in all: shared out equally among the workers (each
     /// gets N / threads; default: 64 per worker). A table holds the largest prime
     /// number of entries (or sets of entries) that fits: 8-byte entries for `upper`
-    /// and `bounds` (64 MB: 8,388,593), 4-byte entries for `compact` (64 MB:
-    /// 16,777,213; 8-byte entries below 63 MB). `bench` accepts a comma-separated
-    /// list.
+    /// and `bounds` (64 MB: 8,388,593), 8-byte sets of two 4-byte entries for
+    /// `compact` (64 MB: 8,388,593 sets; 8-byte entries below 63 MB). `bench`
+    /// accepts a comma-separated list.
     #[arg(long, global = true, value_name = "N", value_delimiter = ',')]
     pub table_mb: Vec<usize>,
 
@@ -352,8 +352,8 @@ pub struct EngineArgs {
     #[arg(long, global = true, value_enum, value_delimiter = ',')]
     pub table: Vec<TableArg>,
 
-    /// Replacement policy (`bench` accepts a comma-separated list; `compact` only
-    /// replaces always).
+    /// Replacement policy (`bench` accepts a comma-separated list; `compact` takes
+    /// only `always`: its sets have their own replacement).
     #[arg(
         long,
         global = true,
@@ -483,8 +483,9 @@ pub enum TableArg {
     Upper,
     /// Chess-style: upper, lower and exact bounds with the best move.
     Bounds,
-    /// The tuned solver's: one upper or lower bound in 4 bytes, always replaced
-    /// (8 bytes holding the whole key below 63 MB on 7x6).
+    /// The tuned solver's: one upper or lower bound in 4 bytes, two per set, the
+    /// bigger search's result kept (8 bytes holding the whole key, always
+    /// replaced, below 63 MB on 7x6).
     Compact,
 }
 

@@ -7,6 +7,7 @@
 //! 0 for a draw, negative for a loss.
 
 pub mod parallel;
+pub mod parity;
 pub mod reference;
 pub mod stop;
 pub mod tuned;
@@ -74,11 +75,12 @@ pub enum TableKind {
     Upper,
     /// Upper, lower and exact bounds with the best move: a [`BoundTable`].
     Bounds,
-    /// One upper or lower bound in 4 bytes, always replaced: the tuned search's
-    /// [`CompactTable`] (an exact score is kept as a lower bound). Below the size
-    /// at which its partial key stays exact (63 MB on 7x6), the same design with
-    /// 8-byte entries holding the whole key ([`Wide`]); with several threads, the
-    /// [`SharedTable`] of the same layouts.
+    /// One upper or lower bound in 4 bytes, two entries per set (the bigger
+    /// search's result and the newest other): the tuned search's [`CompactTable`]
+    /// (an exact score is kept as a lower bound). Its replacement is its own; it
+    /// takes no `--replace` policy but `always`. Below the size at which its
+    /// partial key stays exact (63 MB on 7x6), 8-byte entries holding the whole key
+    /// ([`Wide`]); with several threads, the [`SharedTable`] of the same layouts.
     Compact,
 }
 
@@ -95,8 +97,8 @@ impl TableKind {
         }
     }
 
-    /// The replacement policies this design offers: the compact table has no room
-    /// for a depth and always replaces.
+    /// The replacement policies this design offers: the compact table has its
+    /// own (one bit of work per set), listed as `always`.
     pub fn policies(self) -> &'static [ReplaceKind] {
         match self {
             TableKind::Upper | TableKind::Bounds => &ReplaceKind::ALL,
@@ -265,7 +267,7 @@ impl Config {
             (TableKind::Compact, ReplaceKind::Always) => {
                 // 4-byte entries where their partial key is exact, 8-byte ones below.
                 let bound = crate::table::compact::key_bound(W, H);
-                SharedTable::<Narrow>::slots_for(mb, bound)
+                CompactTable::sets_for(mb, bound)
                     .or_else(|_| SharedTable::<Wide>::slots_for(mb, bound))
                     .map(drop)
             }
@@ -448,7 +450,7 @@ fn team<const W: usize, const H: usize>(
 
 /// Whether a compact table of `mb` megabytes keeps its 4-byte entries exact.
 fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
-    CompactTable::slots_for(mb, crate::table::compact::key_bound(W, H)).is_ok()
+    CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).is_ok()
 }
 
 /// A search over some table, behind one virtual call per position.

@@ -4,7 +4,8 @@
 //!   `[med, med + 1]` that each only say "above or below `med`", narrowing
 //!   `[min, max]` until it is one value. The first two `med` lean toward 0 (half
 //!   the bound on each side), where most scores are; if 0 is still inside after
-//!   them, the next window asks at 0, where the parity bounds below cut the most.
+//!   them, the next window asks at 0, where the parity bounds below cut the most,
+//!   and if that one answers exactly 1 (or 0), the next asks at 1 (or -1).
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
@@ -14,25 +15,35 @@
 //!   so the node returns it at once; when no move does, the mover wins a stone
 //!   later at best, one less than the usual bound.
 //! * **Move ordering.** Moves are sorted by the number of winning cells they create
-//!   for the mover ([`MoveSorter`]), center first among ties.
+//!   for the mover ([`MoveSorter`]); among ties, a move just under a winning cell
+//!   of the mover's on the mover's own rows (a zugzwang threat the opponent would
+//!   block at once) comes last, and the center first.
 //! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
 //!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
 //!   leaves the player only every other row: if those cells hold no four, the
-//!   player cannot win, and an even threat of the opponent may win
+//!   player cannot win, and a group of the opponent's sure cells wins
+//!   (*aftereven*), also when every four of the player's lies above it
 //!   ([`claimeven_bound`]). The player's *odd threat* wins by the mirror strategy
 //!   when the opponent's cells hold no four ([`odd_threat_bound`]). Both say when
 //!   the win comes at the latest, are used at the node and, one ply up, for every
-//!   move of the other side ([`claimeven_move`], [`odd_threat_refuted`]), and are
+//!   move of the other side ([`claimeven_move`](super::parity::claimeven_move),
+//!   [`odd_threat_refuted`](super::parity::odd_threat_refuted)), and are
 //!   checked against the reference search on random positions.
-//! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries.
+//! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries,
+//!   two per set: the result of the bigger search and the newest other one.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once, its best move is searched first, and its replacement policy
 //!   gets the depth it asks for. A position and its mirror image share one entry
 //!   under the smaller of their keys, so a stored best move is mirrored back when
 //!   the position is the mirror of the stored one.
 //!
-//! The per-step measurements are in README.md (The tuned solver, Step by step).
+//! The per-step measurements are in docs/tuned-solver.md (Step by step) and,
+//! from step 17 on, in docs/tuned-solver-steps-17.md.
 
+use super::parity::{
+    children, claimeven_bound, claimeven_move_with, column, odd_threat_bound,
+    odd_threat_bound_with, odd_threat_refuted_with, player_rows,
+};
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
 use crate::solver::stop::StopFlag;
@@ -52,6 +63,16 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     overwrites0: u64,
     /// Boxed: 1.6 KB that only a profiling search touches.
     profile: Box<Profile>,
+}
+
+/// The parity bounds of a position that its parent already computed (`None`: not
+/// computed; `Some(None)`: computed, the rule does not apply).
+#[derive(Clone, Copy, Debug, Default)]
+struct Known {
+    /// [`claimeven_bound`] of the position.
+    claimeven: Option<Option<i32>>,
+    /// [`odd_threat_bound`] of the position.
+    odd_threat: Option<Option<i32>>,
 }
 
 /// One null-window search of [`Tuned::search`].
@@ -129,325 +150,10 @@ fn safe_moves(mut possible: u64, opponent_win: u64) -> u64 {
     possible & !(opponent_win >> 1)
 }
 
-/// Rows `r` (`0..=h`) whose bit is set in the result when `(h - r) % 2 == parity`:
-/// a one-column pattern, to be multiplied by the bottom mask.
-const fn rows_with_parity(h: usize, parity: usize) -> u64 {
-    let mut m = 0;
-    let mut r = 0;
-    while r <= h {
-        if (h - r) % 2 == parity {
-            m |= 1 << r;
-        }
-        r += 1;
-    }
-    m
-}
-
-/// An upper bound of the score of the player to move from the opponent's
-/// *claimeven* strategy (Allis), generalised to columns of odd height, when it
-/// applies, or `None`.
-///
-/// It applies when the number of empty cells is even, that is when an even number
-/// of columns hold an odd number of empty cells ("odd columns"). Call the rows at
-/// an even distance below the top row the player's rows (rows 0, 2, 4 on 7x6) and
-/// the others the opponent's rows. The opponent's strategy:
-///
-/// * a move in an even column (it lands on a player's row) is answered just above
-///   it, on an opponent's row;
-/// * a move in an odd column (its lowest empty cell is on an opponent's row) is
-///   answered at the lowest empty cell of another odd column (there is one: their
-///   number was even), also an opponent's row; both columns are even afterwards,
-///   and the number of odd columns stays even.
-///
-/// Whatever the player does, they get only their own stones, empty cells on the
-/// player's rows, and the lowest empty cell of each column that is odd now (each
-/// pair of them gives one to each side, but the player chooses which). If those
-/// hold no four in a row, the player can never win: the score is at most 0. The
-/// opponent surely gets every other empty cell, and once the player cannot win the
-/// board fills up: if the opponent's stones and those cells hold a four, the
-/// opponent wins and the score is at most -1.
-#[inline]
-pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
-    if !(W * H - pos.moves_played()).is_multiple_of(2) {
-        return None;
-    }
-    let mask = pos.mask();
-    let odd_columns = odd_columns::<W, H>(mask);
-    let empty = Board::<W, H>::BOARD_MASK & !mask;
-    // The lowest empty cell of each odd column: either side may get it.
-    let contested = pos.possible() & odd_columns;
-    let player_rows = player_rows::<W, H>();
-    let own = pos.current() | (empty & player_rows);
-    if may_align_with_half::<W, H>(own, contested) {
-        return even_threat_bound::<W, H>(pos, own, contested);
-    }
-    let theirs = (pos.current() ^ mask) | (empty & !player_rows & !contested);
-    let bound = if Board::<W, H>::alignment(theirs) {
-        -1
-    } else {
-        0
-    };
-    // An even threat of the opponent may tell when they win at the latest.
-    Some(even_threat_bound::<W, H>(pos, own, contested).map_or(bound, |b| b.min(bound)))
-}
-
-/// The opponent's *even threats* within [`claimeven_bound`]: a winning cell `t` of
-/// the opponent on one of their rows that is not contested is theirs under
-/// claimeven. If the player's cells `own` and half of the `contested` ones, without
-/// those of `t`'s column above `t` (the game ends when the opponent plays `t`),
-/// hold no four, the opponent wins at the latest when every other cell is filled:
-/// the score is at most `-(2 + a) / 2` with `a` cells above `t` (-1 for the top
-/// row). Returns the lowest such bound, or `None`.
-#[inline]
-fn even_threat_bound<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    own: u64,
-    contested: u64,
-) -> Option<i32> {
-    let threats = pos.opponent_winning_position() & !player_rows::<W, H>() & !contested;
-    let mut best = None;
-    for (t, col) in lowest_per_column::<W, H>(threats) {
-        let above = col & !(t | (t - 1));
-        if !may_align_with_half::<W, H>(own & !above, contested & !above) {
-            let bound = -(2 + above.count_ones() as i32) / 2;
-            if best.is_none_or(|b| bound < b) {
-                best = Some(bound);
-            }
-        }
-    }
-    best
-}
-
-/// Whether the stones `base` and half of the cells `contested` may hold a four,
-/// when every move into a contested cell is answered in another one: the other
-/// side fixes the pairs in advance (a perfect matching of `contested`), the owner
-/// of `base` then gets one cell of each pair, their choice. Exact for up to four
-/// contested cells (every matching is tried); beyond, an over-approximation (all
-/// of them).
-#[inline]
-const fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
-    if !Board::<W, H>::alignment(base | contested) {
-        return false;
-    }
-    match contested.count_ones() {
-        2 => {
-            let a = contested & contested.wrapping_neg();
-            Board::<W, H>::alignment(base | a) || Board::<W, H>::alignment(base | (contested ^ a))
-        }
-        4 => {
-            let a = contested & contested.wrapping_neg();
-            let rest = contested ^ a;
-            // `a`'s partner is each of the three others in turn.
-            let mut others = rest;
-            while others != 0 {
-                let partner = others & others.wrapping_neg();
-                others &= others - 1;
-                let pair = rest ^ partner;
-                let c = pair & pair.wrapping_neg();
-                let d = pair ^ c;
-                if !(Board::<W, H>::alignment(base | a | c)
-                    || Board::<W, H>::alignment(base | a | d)
-                    || Board::<W, H>::alignment(base | partner | c)
-                    || Board::<W, H>::alignment(base | partner | d))
-                {
-                    return false;
-                }
-            }
-            true
-        }
-        _ => true,
-    }
-}
-
-/// The cells of the rows at an even distance below the top row (rows 0, 2, 4 on
-/// 7x6): the first player's rows in the [`claimeven_bound`] strategies.
-#[inline]
-const fn player_rows<const W: usize, const H: usize>() -> u64 {
-    Board::<W, H>::BOTTOM_MASK * rows_with_parity(H, 0)
-}
-
-/// The full column masks of the columns of `mask` that hold an odd number of empty
-/// cells.
-#[inline]
-const fn odd_columns<const W: usize, const H: usize>(mask: u64) -> u64 {
-    let bottom = Board::<W, H>::BOTTOM_MASK;
-    // Bottom bit of each column whose number of stones is odd.
-    let mut fold = 0;
-    let mut k = 0;
-    while k < H {
-        fold ^= mask >> k;
-        k += 1;
-    }
-    let odd_height = fold & bottom;
-    if H.is_multiple_of(2) {
-        odd_height
-    } else {
-        odd_height ^ bottom
-    }
-    .wrapping_mul((1 << H) - 1)
-}
-
-/// A lower bound (a win) for the player to move from their *odd threat*
-/// (Allis' zugzwang rule for the first player), when it applies, or `None`.
-///
-/// It applies when the number of empty cells is even and the player has a winning
-/// cell `t` on one of the player's rows (see [`claimeven_bound`]), in a column `c`.
-/// The player's strategy makes the number of empty cells below `t` odd and the
-/// number of other odd columns even with their first move: the lowest cell of `c`
-/// if `c` has an even number of empty cells (that cell is on a player's row, below
-/// `t`), else the lowest cell of another odd column (there is one: their number is
-/// even). From then on the player answers a move in an even column or in `c` just
-/// above it, and a move in another odd column at the lowest cell of yet another odd
-/// column other than `c` (there is one: their number was even before the move).
-/// The opponent thus starts every column and, in `c`, plays every other cell from
-/// the lowest: the last cell below `t` is theirs, and the player then plays `t`. If
-/// the opponent avoids `c`, the other columns fill up first, and then they must
-/// enter it.
-///
-/// The opponent gets only their stones, cells of the player's rows outside `c`,
-/// the lowest cell of the odd columns other than `c`, and the other rows of `c`
-/// below `t`. If those hold no four, the opponent never wins before the player
-/// plays `t`: the player wins, at the latest when every other cell is filled, and
-/// the score is at least `(2 + a) / 2` with `a` cells above `t`. Returns the
-/// highest such bound, or `None`.
-#[inline]
-pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
-    if !(W * H - pos.moves_played()).is_multiple_of(2) {
-        return None;
-    }
-    let mask = pos.mask();
-    let player_rows = player_rows::<W, H>();
-    let odd_columns = odd_columns::<W, H>(mask);
-    let threats = pos.winning_position() & player_rows;
-    if threats == 0 {
-        return None;
-    }
-    let empty = Board::<W, H>::BOARD_MASK & !mask;
-    let opponent = pos.current() ^ mask;
-    let bottoms = pos.possible() & odd_columns;
-    let mut best = None;
-    for (t, col) in lowest_per_column::<W, H>(threats) {
-        let theirs =
-            opponent | (empty & player_rows & !col) | (empty & col & (t - 1) & !player_rows);
-        let contested = bottoms & !col;
-        let wins = if col & odd_columns == 0 {
-            // Our first move is the lowest cell of `c`; the opponent gets half of
-            // the other odd columns' lowest cells.
-            !may_align_with_half::<W, H>(theirs, contested)
-        } else {
-            // Our first move takes one of the other odd columns' lowest cells (our
-            // choice), the opponent gets half of the rest.
-            let mut rest = contested;
-            let mut found = false;
-            while rest != 0 && !found {
-                let first = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                found = !may_align_with_half::<W, H>(theirs, contested ^ first);
-            }
-            found
-        };
-        if wins {
-            let bound = (2 + (col & !(t | (t - 1))).count_ones() as i32) / 2;
-            if best.is_none_or(|b| bound > b) {
-                best = Some(bound);
-            }
-        }
-    }
-    best
-}
-
-/// The best score one of `moves` surely reaches by the opponent's
-/// [`claimeven_bound`] after it (the negation of their bound), with that move, or
-/// `None`. Only boards with an odd number of empty cells have such moves.
-#[inline]
-pub fn claimeven_move<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
-) -> Option<(u64, i32)> {
-    if (W * H - pos.moves_played()).is_multiple_of(2) {
-        return None;
-    }
-    let mut best: Option<(u64, i32)> = None;
-    for (mv, child) in children(pos, moves) {
-        if let Some(b) = claimeven_bound(&child)
-            && best.is_none_or(|(_, s)| -b > s)
-        {
-            best = Some((mv, -b));
-        }
-    }
-    best
-}
-
-/// The lowest cell of `cells` in each column that has one, with that column's mask,
-/// first column first.
-#[inline]
-fn lowest_per_column<const W: usize, const H: usize>(
-    mut cells: u64,
-) -> impl Iterator<Item = (u64, u64)> {
-    std::iter::from_fn(move || {
-        if cells == 0 {
-            return None;
-        }
-        let t = cells & cells.wrapping_neg();
-        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
-        cells &= !col;
-        Some((t, col))
-    })
-}
-
-/// Each single-bit move of `moves` with the position after it.
-#[inline]
-fn children<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
-) -> impl Iterator<Item = (u64, Board<W, H>)> {
-    let pos = *pos;
-    let mut rest = moves;
-    std::iter::from_fn(move || {
-        if rest == 0 {
-            return None;
-        }
-        let mv = rest & rest.wrapping_neg();
-        rest &= rest - 1;
-        let mut child = pos;
-        child.play_move_unchecked(mv);
-        Some((mv, child))
-    })
-}
-
-/// The moves among `moves` after which the opponent wins by their
-/// [`odd_threat_bound`] so soon that the move is worth at most `alpha`, with the
-/// best value those moves may have (`i32::MIN` if none). Only boards with an odd
-/// number of empty cells have such moves.
-#[inline]
-pub fn odd_threat_refuted<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
-    alpha: i32,
-) -> (u64, i32) {
-    let mut refuted = 0;
-    let mut best = i32::MIN;
-    // Our move cannot give the opponent a winning cell: without one on the player's
-    // rows now, they have none after it either.
-    if (W * H - pos.moves_played()).is_multiple_of(2)
-        || pos.opponent_winning_position() & player_rows::<W, H>() == 0
-    {
-        return (refuted, best);
-    }
-    for (mv, child) in children(pos, moves) {
-        if let Some(b) = odd_threat_bound(&child)
-            && -b <= alpha
-        {
-            refuted |= mv;
-            best = best.max(-b);
-        }
-    }
-    (refuted, best)
-}
-
 /// The key of the mirror image of the position whose key is `key`: the key is a
 /// sequence of `H + 1`-bit column fields with no carry between them, so mirroring
-/// reverses the order of the fields.
+/// reverses the order of the fields. The same reversal mirrors any bitboard of
+/// the position's layout (its `current` or `mask`).
 #[inline]
 pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
     let field = (1u64 << (H + 1)) - 1;
@@ -460,8 +166,22 @@ pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
     m
 }
 
+/// For each bit index `i` of the board's layout, the single-bit mirror image of
+/// bit `i` (same row, column `W - 1 - c` instead of `c`); 0 past the layout.
+const fn mirror_cells<const W: usize, const H: usize>() -> [u64; 64] {
+    let mut cells = [0; 64];
+    let mut i = 0;
+    while i < W * (H + 1) {
+        cells[i] = mirror_key::<W, H>(1 << i);
+        i += 1;
+    }
+    cells
+}
+
 impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, T, PROFILE> {
     const ORDER: [usize; W] = center_first::<W>();
+    /// [`mirror_cells`] of this board.
+    const MIRROR_CELL: [u64; 64] = mirror_cells::<W, H>();
     const CELLS: i32 = (W * H) as i32;
     /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this.
     const ETC_BELOW: i32 = Self::CELLS - 12;
@@ -518,19 +238,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.table.new_search();
     }
 
-    /// The table key of `pos`: the smaller of its key and its mirror image's key,
-    /// so that a position and its mirror share one entry (their scores are equal).
+    /// The table key of a position: the smaller of its `key` and its mirror image's
+    /// key `mirror`, so that a position and its mirror share one entry (their scores
+    /// are equal), and whether it is the mirror's (then a stored column `c` is
+    /// column `W - 1 - c` of the position).
     #[inline]
-    fn key(pos: &Board<W, H>) -> u64 {
-        Self::oriented_key(pos).0
-    }
-
-    /// [`Tuned::key`] and whether it is the mirror image's key (then a stored
-    /// column `c` is column `W - 1 - c` of `pos`).
-    #[inline]
-    fn oriented_key(pos: &Board<W, H>) -> (u64, bool) {
-        let key = pos.key();
-        let mirror = mirror_key::<W, H>(key);
+    fn orient(key: u64, mirror: u64) -> (u64, bool) {
         if mirror < key {
             (mirror, true)
         } else {
@@ -617,13 +330,24 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if pos.can_win_next() {
             return (pos.win_next_score().clamp(alpha, beta), 0);
         }
+        let their_wins = pos.opponent_winning_position();
         // The score lies in [min, max]; shrink the interval with null windows.
         let mut min = (-(Self::CELLS - n) / 2).max(alpha);
         let mut max = ((Self::CELLS + 1 - n) / 2).min(beta);
         let mut windows = 0;
+        // Whether the last window asked at 0, and the window after it.
+        let (mut after_zero, mut next_to_zero) = (false, false);
         while min < max {
             let mut med = min + (max - min) / 2;
-            if windows >= 2 && min < 0 && max > 0 {
+            if after_zero && (min == 1 || max == 0) {
+                // The window at 0 said the score is 1 or more (0 or less), and no
+                // more: ask next to 0 first. A score of 1 (a win with the last
+                // stone, the empty board's) or 0 then takes no more windows; the
+                // usual halving would first prove the expensive bounds 3 and 2,
+                // each about as hard as 1 itself when the score is 1.
+                med = if min == 1 { 1 } else { -1 };
+                next_to_zero = true;
+            } else if windows >= 2 && min < 0 && max > 0 {
                 // Two windows left 0 inside: the score is likely near it, where the
                 // claimeven and odd-threat bounds (0, -1 and 1) cut the most.
                 med = 0;
@@ -634,7 +358,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 med = max / 2;
             }
             let before = self.nodes;
-            let r = self.negamax(pos, med, med + 1);
+            after_zero = med == 0 && !next_to_zero;
+            let r = self.negamax(pos, med, med + 1, their_wins, Known::default());
             if self.stopped {
                 break;
             }
@@ -662,15 +387,27 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Negamax with alpha-beta, the table and the loss anticipation.
     ///
-    /// Preconditions: nobody has won, the player to move cannot win at once, and
-    /// `alpha < beta` (`debug_assert!`ed).
+    /// Preconditions: nobody has won, the player to move cannot win at once,
+    /// `alpha < beta`, `their_wins` is `pos.opponent_winning_position()` (the
+    /// parent computed it for its move ordering), and `known` holds parity bounds
+    /// of `pos` only if they are its own (all `debug_assert!`ed).
     ///
     /// Returns the exact score if it lies in `(alpha, beta)`; a value `<= alpha` is an
     /// upper bound of the true score (fail low), a value `>= beta` a lower bound
     /// (fail high).
-    fn negamax(&mut self, pos: &Board<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Board<W, H>,
+        mut alpha: i32,
+        mut beta: i32,
+        their_wins: u64,
+        known: Known,
+    ) -> i32 {
         debug_assert!(alpha < beta);
+        debug_assert!(known.claimeven.is_none_or(|b| b == claimeven_bound(pos)));
+        debug_assert!(known.odd_threat.is_none_or(|b| b == odd_threat_bound(pos)));
         debug_assert!(!pos.can_win_next());
+        debug_assert_eq!(their_wins, pos.opponent_winning_position());
         let nodes0 = self.nodes;
         self.nodes += 1;
         if self.stop.poll(self.nodes) {
@@ -683,7 +420,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             self.profile.nodes_by_stones[n as usize] += 1;
         }
 
-        let mut next = non_losing_moves(pos);
+        let mut next = safe_moves(pos.possible(), their_wins);
         // No safe move: the opponent wins with their next stone.
         if next == 0 {
             return -(Self::CELLS - n) / 2;
@@ -706,16 +443,24 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Their keys are kept for the transposition cutoffs below, and the cells
         // where we would then complete four for the move ordering.
         let mut child_keys = [(0u64, 0u64); W];
-        let mut threats = [0u32; W];
+        // Our winning cells after each move (by column): the child's opponent's.
+        let mut wins_after = [0u64; W];
         let mut child_count = 0;
         let mut wins_in_two = false;
+        // The mirror image's stones and mask: a child's mirror key follows from them
+        // and the mirror of its move, as its key follows from ours (`Board::key`).
+        let mirror_current = mirror_key::<W, H>(pos.current());
+        let mirror_mask = mirror_key::<W, H>(pos.mask());
         for (mv, child) in children(pos, next) {
-            let child_key = Self::key(&child);
+            let child_mirror = (mirror_current ^ mirror_mask)
+                + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
+            debug_assert_eq!(child_mirror, mirror_key::<W, H>(child.key()));
+            let child_key = child.key().min(child_mirror);
             self.table.prefetch(child_key);
             child_keys[child_count] = (mv, child_key);
             child_count += 1;
             let ours = child.opponent_winning_position();
-            threats[mv.trailing_zeros() as usize / (H + 1)] = ours.count_ones();
+            wins_after[column::<W, H>(mv)] = ours;
             // The opponent has no safe reply: we win with our stone after next.
             wins_in_two |= safe_moves(child.possible(), ours) == 0;
         }
@@ -730,7 +475,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
         // unless alpha is below it).
         if alpha < Self::PARITY_BOUND
-            && let Some(bound) = odd_threat_bound(pos)
+            && let Some(bound) = known
+                .odd_threat
+                .unwrap_or_else(|| odd_threat_bound_with(pos, pos.winning_position()))
             && bound > alpha
         {
             alpha = bound;
@@ -741,12 +488,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // The opponent's claimeven may show that we cannot win (a bound of 0 to
         // -PARITY_BOUND, useless unless beta is above it).
         if beta > -Self::PARITY_BOUND
-            && let Some(bound) = claimeven_bound(pos)
+            && let Some(bound) = known.claimeven.unwrap_or_else(|| claimeven_bound(pos))
         {
             max = max.min(bound);
         }
 
-        let (key, mirrored) = Self::oriented_key(pos);
+        let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
         // The table's best move, as a move of `pos` (0 if none or not playable).
         let mut hint = 0;
         if let Some(Hit { score, bound, best }) = self.probe(key, alpha, beta) {
@@ -782,8 +529,13 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
         // A move after which the opponent's claimeven bound already reaches beta (it
         // guarantees 0 to PARITY_BOUND).
-        if beta <= Self::PARITY_BOUND
-            && let Some((mv, score)) = claimeven_move(pos, next)
+        // With an odd number of empty cells, the children's claimeven and odd-threat
+        // bounds are computed here: they are passed on to the children searched.
+        let odd_empties = (Self::CELLS - n) % 2 == 1;
+        let mut child_claimeven = [None; W];
+        let claimeven_known = odd_empties && beta <= Self::PARITY_BOUND;
+        if claimeven_known
+            && let Some((mv, score)) = claimeven_move_with(pos, next, &mut child_claimeven)
             && score >= beta
         {
             let best = Some(Self::stored_column(mv, mirrored));
@@ -794,9 +546,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
         // Moves after which our opponent wins by their odd threat so soon that they
         // cannot raise alpha: leave them out.
-        if alpha >= -Self::PARITY_BOUND {
-            let (refuted, best) = odd_threat_refuted(pos, next, alpha);
+        let mut child_odd_threat = [None; W];
+        let odd_threat_known = odd_empties && alpha >= -Self::PARITY_BOUND;
+        // The best value the moves left out may have (`i32::MIN`: none left out).
+        let mut left_out = i32::MIN;
+        if odd_threat_known {
+            let (refuted, best) =
+                odd_threat_refuted_with(pos, next, alpha, their_wins, &mut child_odd_threat);
             next &= !refuted;
+            left_out = best;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
                 self.store(key, best, Bound::Upper, None, depth);
@@ -805,34 +563,64 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
 
         // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
-        // `-u >= beta` refutes this node without a search. Only worth its probes far
-        // from the end, where a search costs more than W probes.
+        // `-u >= beta` refutes this node without a search; a child whose stored lower
+        // bound `l` makes `-l <= alpha` cannot raise alpha and is left out. Only
+        // worth their probes far from the end, where a search costs more than W
+        // probes.
         if n < Self::ETC_BELOW {
             for &(mv, child_key) in &child_keys[..child_count] {
                 if mv & next == 0 {
                     continue;
                 }
-                if let Some(Hit {
-                    score: u,
-                    bound: Bound::Upper | Bound::Exact,
-                    ..
-                }) = self.table.probe(child_key)
-                    && -u >= beta
-                {
-                    let best = Some(Self::stored_column(mv, mirrored));
-                    let depth = self.depth(n, nodes0);
-                    self.store(key, -u, Bound::Lower, best, depth);
-                    return -u;
+                match self.table.probe(child_key) {
+                    Some(Hit {
+                        score: u,
+                        bound: Bound::Upper | Bound::Exact,
+                        ..
+                    }) if -u >= beta => {
+                        let best = Some(Self::stored_column(mv, mirrored));
+                        let depth = self.depth(n, nodes0);
+                        self.store(key, -u, Bound::Lower, best, depth);
+                        return -u;
+                    }
+                    Some(Hit {
+                        score: l,
+                        bound: Bound::Lower,
+                        ..
+                    }) if -l <= alpha => {
+                        next &= !mv;
+                        left_out = left_out.max(-l);
+                    }
+                    _ => {}
                 }
+            }
+            // Every move is worth at most `left_out` (<= alpha).
+            if next == 0 {
+                let depth = self.depth(n, nodes0);
+                self.store(key, left_out, Bound::Upper, None, depth);
+                return left_out;
             }
         }
 
+        // The rows where the mover's threats win by zugzwang (see `parity`): the
+        // player's rows with an even number of empty cells, the others with an odd.
+        let own_rows = if (Self::CELLS - n) % 2 == 0 {
+            player_rows::<W, H>()
+        } else {
+            Board::<W, H>::BOARD_MASK & !player_rows::<W, H>()
+        };
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                moves.add(mv, threats[col]);
+                // Each winning cell the move creates counts 2; the move counts 1
+                // more unless it is played just under a winning cell of its own on
+                // the mover's rows (a zugzwang threat the opponent would then
+                // block at once).
+                let wins = wins_after[col];
+                let wasted = (mv << 1) & wins & own_rows != 0;
+                moves.add(mv, 2 * wins.count_ones() + u32::from(!wasted));
             }
         }
 
@@ -846,7 +634,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         for mv in moves {
             let mut child = *pos;
             child.play_move_unchecked(mv);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let col = column::<W, H>(mv);
+            let known = Known {
+                claimeven: claimeven_known.then_some(child_claimeven[col]),
+                odd_threat: odd_threat_known.then_some(child_odd_threat[col]),
+            };
+            let score = -self.negamax(&child, -beta, -alpha, wins_after[col], known);
             if self.stopped {
                 return 0;
             }
@@ -891,87 +684,6 @@ mod tests {
             assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
             assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
         }
-    }
-
-    #[test]
-    fn claimeven_bound_cases() {
-        assert_eq!(rows_with_parity(6, 0), 0b1010101);
-        assert_eq!(rows_with_parity(6, 1), 0b0101010);
-        // An odd column: the opponent cannot follow up everywhere.
-        assert_eq!(claimeven_bound(&Position::parse("4").unwrap()), None);
-        // The empty board: the first player's cells (rows 1, 3, 5) hold fours.
-        assert_eq!(claimeven_bound(&Position::parse("").unwrap()), None);
-    }
-
-    /// The bounds never lie: checked against the reference search (which uses
-    /// neither) on random positions where they apply.
-    #[test]
-    fn claimeven_and_odd_threat_bounds_hold_against_the_reference_search() {
-        use crate::solver::reference::Reference;
-        use crate::table::UpperTable;
-        use rand::{RngExt, SeedableRng};
-
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let mut reference =
-            Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
-        let (mut zero, mut negative, mut exact, mut moves_checked) = (0, 0, 0, 0);
-        let mut odd_threats = 0;
-        for _ in 0..3000 {
-            let mut pos = Position::new();
-            // Random games of moves that do not lose at once, so that they last.
-            while pos.moves_played() < 40 && !pos.can_win_next() {
-                let safe = non_losing_moves(&pos);
-                let cols: Vec<usize> = (0..7)
-                    .filter(|&c| safe & Board::<7, 6>::column_mask(c) != 0)
-                    .collect();
-                if cols.is_empty() {
-                    break;
-                }
-                pos.play_col(cols[rng.random_range(0..cols.len())]);
-                if pos.moves_played() >= 24
-                    && !pos.can_win_next()
-                    && let Some(bound) = claimeven_bound(&pos)
-                {
-                    reference.clear();
-                    let (score, _) = reference.search(&pos, -21, 21);
-                    assert!(score <= bound, "score {score} above bound {bound}");
-                    if bound == 0 {
-                        zero += 1;
-                    } else {
-                        negative += 1;
-                    }
-                    exact += usize::from(score == bound);
-                }
-                if pos.moves_played() >= 24
-                    && !pos.can_win_next()
-                    && let Some(bound) = odd_threat_bound(&pos)
-                {
-                    reference.clear();
-                    let (score, _) = reference.search(&pos, -21, 21);
-                    assert!(score >= bound, "score {score} below bound {bound}");
-                    odd_threats += 1;
-                }
-                // The parent's view: the move into the one odd column.
-                if pos.moves_played() >= 23
-                    && !pos.can_win_next()
-                    && let Some((mv, guaranteed)) = claimeven_move(&pos, non_losing_moves(&pos))
-                {
-                    let mut child = pos;
-                    child.play_move_unchecked(mv);
-                    reference.clear();
-                    let (score, _) = reference.search(&child, -21, 21);
-                    assert!(-score >= guaranteed, "move worth {} < {guaranteed}", -score);
-                    moves_checked += 1;
-                }
-            }
-        }
-        // Both kinds of bound occurred, and some were the true score.
-        assert!(
-            zero > 0 && negative > 0 && exact > 0,
-            "{zero} {negative} {exact}"
-        );
-        assert!(moves_checked > 0);
-        assert!(odd_threats > 0);
     }
 
     /// A table that knows nothing useful and answers every probe with a column far

@@ -1,45 +1,77 @@
-//! The tuned solver's table: 4-byte entries, a 25-bit partial key made exact by a
-//! prime size, upper **and** lower bounds, always replace.
+//! The tuned solver's table: sets of two 4-byte entries, a 26-bit partial key made
+//! exact by a prime number of sets, upper **and** lower bounds. The first entry of
+//! a set keeps the result of the bigger search, the second the newest other one.
 //!
-//! # Entry layout (one `u32` per slot)
+//! # Set layout (one `u64` per set: entry 0 in the low half, entry 1 in the high)
 //!
-//! | bits  | width | field | meaning                                                        |
-//! |-------|-------|-------|----------------------------------------------------------------|
-//! | 0..7  | 7     | value | 0 = empty; `1..=R`: upper bound `u`, stored as `u - MIN + 1`; `R+1..=2R`: lower bound `l`, stored as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6) |
-//! | 7..32 | 25    | key   | `key mod 2^25` (the low 25 bits of the position key)           |
+//! | entry | bits  | width | field | meaning |
+//! |-------|-------|-------|-------|---------|
+//! | 0     | 0..6  | 6     | value | 0 = empty; `1..=31`: upper bound `u = MAX - 31 + v`; `32..=62`: lower bound `l = MIN + v - 32` (7x6: `u` in -12..=18, `l` in -18..=12) |
+//! | 0     | 6..32 | 26    | key   | `key mod 2^26` |
+//! | 1     | 0..5  | 5     | value | 0 = empty; `1..=15`: upper bound `u = v - 8`; `16..=30`: lower bound `l = v - 23` (both in -7..=7) |
+//! | 1     | 5     | 1     | big   | entry 0's search took at least `2^(BIG_WORK - 1)` = 128 nodes |
+//! | 1     | 6..32 | 26    | key   | `key mod 2^26` |
 //!
-//! * Index: `key mod p`, `p` the largest prime number of slots that fits in the
-//!   requested size (16,777,213 for 64 MB). The remainder is computed with one
-//!   128-bit multiply by `floor(2^64 / p)` and one correction, not a division.
-//! * Empty: value 0. A slot answers only if its value is non-zero **and** its
-//!   partial key matches, so an all-zero slot never passes for the empty board
-//!   (key 0) or any key whose low 25 bits are zero.
-//! * Replacement: always; a store overwrites whatever was in the slot.
+//! * Index: `key mod p`, `p` the largest prime number of 8-byte sets that fits in
+//!   the requested size (8,388,593 for 64 MB: 16,777,186 entries). The remainder is
+//!   computed with one 128-bit multiply by `floor(2^64 / p)` and one correction,
+//!   not a division. Both entries of a set share one cache line.
+//! * Values: a bound outside an entry's range is made weaker to fit (an upper bound
+//!   may only rise, a lower bound only fall: every true score stays within it). An
+//!   upper bound above 7 or a lower bound below -7 cannot be weakened into entry
+//!   1's range, and is then not kept there.
+//! * Empty: value 0. An entry answers only if its value is non-zero **and** its
+//!   partial key matches, so an all-zero set never passes for the empty board
+//!   (key 0) or any key whose low 26 bits are zero.
+//! * Replacement (the table asks for the work of each search, [`work_depth`]): a
+//!   position in entry 0 is updated there (entry 0 stays big); the result of a big
+//!   search (`work_depth` at least [`BIG_WORK`]), or any result when entry 0 is
+//!   empty or not big, takes entry 0 and moves entry 0's old content to entry 1
+//!   (over whatever was there, this position's old entry included); any other
+//!   result goes to entry 1. So the expensive results of the search stay, and the
+//!   cheap ones share the second entry, as in the two-tier tables of
+//!   [`crate::table::replace`]. On the empty board this keeps about as many useful
+//!   entries as an always-replace table of 16 times the size.
 //!
-//! # Why 25 bits of key are exact (Chinese remainder theorem)
+//! # Why 26 bits of key are exact (Chinese remainder theorem)
 //!
-//! A slot is reached by `key mod p` and holds `key mod 2^25`. Since `p` is an odd
-//! prime, `p` and `2^25` are coprime, so by the Chinese remainder theorem the pair
-//! `(key mod p, key mod 2^25)` determines `key mod (p * 2^25)`: two different keys
-//! below `p * 2^25` can never share both slot and partial key. Every key the solver
-//! stores is below [`key_bound`]: the searched positions never contain four in a
-//! row, so the last column's 7-bit field of `current + mask` is at most
-//! `2^H + 0b111011` (a full column whose stones of the player to move have no run of
-//! four), and on 7x6 every key is below `124 * 2^42 < 2^25 * 16,777,213`. A table too
-//! small for this argument is refused ([`TableError::TooSmallForKey`]).
+//! A set is reached by `key mod p` and its entries hold `key mod 2^26`. Since `p`
+//! is an odd prime, `p` and `2^26` are coprime, so by the Chinese remainder theorem
+//! the pair `(key mod p, key mod 2^26)` determines `key mod (p * 2^26)`: two
+//! different keys below `p * 2^26` can never share both set and partial key. Every
+//! key the solver stores is below [`key_bound`]: the searched positions never
+//! contain four in a row, so the last column's 7-bit field of `current + mask` is
+//! at most `2^H + 0b111011` (a full column whose stones of the player to move have
+//! no run of four), and on 7x6 every key is below `124 * 2^42 < 2^26 * 8,257,531`
+//! (the sets of 63 MB). A table too small for this argument is refused
+//! ([`TableError::TooSmallForKey`]).
+//!
+//! [`work_depth`]: super::work_depth
 
 use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
 
 /// Bits of the partial key kept in an entry.
-pub const KEY_BITS: u32 = 25;
-/// Bits of the value field.
-pub const VALUE_BITS: u32 = 7;
+pub const KEY_BITS: u32 = 26;
+/// Bits of entry 0's value.
+const VALUE0_BITS: u32 = 6;
+/// Bits of entry 1's value (the bit above them is entry 0's `big` flag).
+const VALUE1_BITS: u32 = 5;
+/// A search of at least `2^(BIG_WORK - 1)` nodes ([`super::work_depth`] at least
+/// `BIG_WORK`) is big: its result keeps entry 0.
+pub const BIG_WORK: u8 = 8;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
-const VALUE_MASK: u32 = (1 << VALUE_BITS) - 1;
+const VALUE0_MASK: u32 = (1 << VALUE0_BITS) - 1;
+const VALUE1_MASK: u32 = (1 << VALUE1_BITS) - 1;
+const BIG: u32 = 1 << VALUE1_BITS;
+/// Codes per bound kind in entry 0 (`1..=R0` upper, `R0+1..=2*R0` lower).
+const R0: i32 = (VALUE0_MASK as i32) / 2;
+/// Codes per bound kind in entry 1, centred on 0: scores in `-E1..=E1`.
+const E1: i32 = (VALUE1_MASK as i32 / 2 - 1) / 2;
 const _: () = assert!(
-    KEY_BITS + VALUE_BITS == u32::BITS,
-    "key and value fill one u32"
+    KEY_BITS + VALUE0_BITS == u32::BITS && KEY_BITS + VALUE1_BITS + 1 == u32::BITS,
+    "key and value fill each u32 entry"
 );
+const _: () = assert!(R0 == 31 && E1 == 7);
 
 /// The largest `h`-bit number with no run of four ones (the stones of the player to
 /// move in a full column without a vertical four).
@@ -58,73 +90,80 @@ pub const fn key_bound(w: usize, h: usize) -> u128 {
     ((1u128 << h) + no_four_max(h) as u128 + 1) << ((w - 1) * (h + 1))
 }
 
-/// The compact table: 25-bit partial keys, 7-bit values holding one upper or lower
-/// bound; see the module documentation for the layout.
+/// The compact table: sets of two 4-byte entries holding one upper or lower bound
+/// each; see the module documentation for the layout and the replacement.
 #[derive(Clone, Debug)]
 pub struct CompactTable {
-    slots: Vec<u32>,
+    sets: Vec<u64>,
     /// Every key stored must be below this for the partial key to be exact.
     key_bound: u128,
     dirty: DirtyBlocks,
-    /// `floor(2^64 / len)`, for the division-free remainder.
+    /// `floor(2^64 / sets)`, for the division-free remainder.
     magic: u64,
+    /// How bounds are coded into a set.
+    codes: SetCodes,
+}
+
+/// How the bounds of a board's scores are coded into a set of two entries, and
+/// what reading and writing a set does (see the module documentation): shared by
+/// [`CompactTable`] and the [shared table](super::shared)'s
+/// [`Narrow`](super::shared::Narrow) layout, so that one thread over either
+/// explores the same nodes.
+#[derive(Clone, Debug)]
+pub struct SetCodes {
     /// Lowest score of the board.
     min_score: i32,
-    /// Number of distinct scores, `MAX - MIN + 1`.
-    range: i32,
+    /// Highest score of the board.
+    max_score: i32,
+    /// Entry 1's code of the bound of each entry-0 code (0: out of its range).
+    demoted: [u8; 64],
 }
 
 impl CompactTable {
     /// A table of at most `mb` megabytes (2^20 bytes) for a board whose scores lie in
     /// `[min_score, max_score]` and whose keys are below `key_bound`: the largest
-    /// prime number of 4-byte slots that fits.
+    /// prime number of 8-byte sets that fits.
     ///
-    /// Fails if the memory cannot be allocated, or if the table has too few slots for
-    /// the 25-bit partial key to be exact (below 63 MB on 7x6).
+    /// Fails if the memory cannot be allocated, or if the table has too few sets for
+    /// the 26-bit partial key to be exact (below 63 MB on 7x6).
     ///
     /// # Panics
-    /// If the scores do not fit the 7-bit value (`2 * (max - min + 1) > 127`).
+    /// If `min_score > max_score`.
     pub fn new(
         mb: usize,
         min_score: i32,
         max_score: i32,
         key_bound: u128,
     ) -> Result<Self, TableError> {
-        let range = max_score - min_score + 1;
-        assert!(
-            range > 0 && 2 * range <= VALUE_MASK as i32,
-            "scores do not fit the 7-bit value"
-        );
-        let len = Self::slots_for(mb, key_bound)?;
-        let len = len as usize;
+        let codes = SetCodes::new(min_score, max_score);
+        let len = Self::sets_for(mb, key_bound)? as usize;
         Ok(CompactTable {
             key_bound,
-            slots: alloc_zeroed(len, mb)?,
+            sets: alloc_zeroed(len, mb)?,
             dirty: DirtyBlocks::new(len),
             magic: u64::MAX / len as u64,
-            min_score,
-            range,
+            codes,
         })
     }
 
-    /// The number of slots of a table of at most `mb` megabytes for keys below
+    /// The number of sets of a table of at most `mb` megabytes for keys below
     /// `key_bound`, without allocating it: the largest prime that fits.
     ///
     /// # Errors
     /// [`TableError::TooSmall`] for 0 MB, [`TableError::Alloc`] if the size
     /// overflows, [`TableError::TooSmallForKey`] if the partial key would not be
     /// exact.
-    pub fn slots_for(mb: usize, key_bound: u128) -> Result<u64, TableError> {
+    pub fn sets_for(mb: usize, key_bound: u128) -> Result<u64, TableError> {
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
         }
         let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
-        let len = prev_prime((bytes / std::mem::size_of::<u32>()) as u64);
+        let len = prev_prime((bytes / std::mem::size_of::<u64>()) as u64);
         if u128::from(len) << KEY_BITS < key_bound {
             // The smallest size that works, for the message.
             let need = key_bound.div_ceil(1 << KEY_BITS);
             let mut min_mb = mb;
-            while (u128::from(prev_prime((min_mb as u64) << 18))) < need {
+            while (u128::from(prev_prime((min_mb as u64) << 17))) < need {
                 min_mb += 1;
             }
             return Err(TableError::TooSmallForKey { mb, min_mb });
@@ -143,21 +182,21 @@ impl CompactTable {
         )
     }
 
-    /// Number of slots.
+    /// Number of entries (two per set).
     pub fn len(&self) -> usize {
-        self.slots.len()
+        2 * self.sets.len()
     }
 
-    /// Always false: a table has at least one slot.
+    /// Always false: a table has at least one set.
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.sets.is_empty()
     }
 
-    /// `key mod len`, without a division: `magic = floor(2^64 / len)` makes the
+    /// `key mod sets`, without a division: `magic = floor(2^64 / sets)` makes the
     /// estimated quotient `q` or `q - 1`, which one subtraction corrects.
     #[inline]
     fn index(&self, key: u64) -> usize {
-        let len = self.slots.len() as u64;
+        let len = self.sets.len() as u64;
         let q = ((u128::from(key) * u128::from(self.magic)) >> 64) as u64;
         let mut r = key - q * len;
         if r >= len {
@@ -167,102 +206,209 @@ impl CompactTable {
         r as usize
     }
 
-    /// Hints the processor to fetch the slot of `key` into the cache.
+    /// Hints the processor to fetch the set of `key` into the cache.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        super::prefetch_ptr(self.slots.as_ptr().wrapping_add(self.index(key)));
+        super::prefetch_ptr(self.sets.as_ptr().wrapping_add(self.index(key)));
     }
 
-    /// The raw 7-bit value stored for `key` (0 if none).
+    /// What the table holds for `key`: a score and its bound.
+    ///
+    /// Precondition: `key` below the key bound the table was built for
+    /// (`debug_assert!`ed).
     #[inline]
-    pub fn get(&self, key: u64) -> u8 {
+    pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
         debug_assert!(
             u128::from(key) < self.key_bound,
             "key above the exact bound"
         );
-        let slot = self.slots[self.index(key)];
-        if u64::from(slot >> VALUE_BITS) == key & KEY_MASK {
-            (slot & VALUE_MASK) as u8
-        } else {
-            0
-        }
+        self.codes.read(self.sets[self.index(key)], key)
     }
 
-    /// Stores the raw value `value` (1..=127) for `key`, replacing the slot.
+    /// Records `score` as a `bound` for `key`, from a search whose
+    /// [`super::work_depth`] was `work` (see the module documentation for where it
+    /// goes).
     ///
-    /// Preconditions: `value != 0` and `value < 128`, and `key` below the key bound
-    /// the table was built for (the partial key is exact only there); both
-    /// `debug_assert!`ed.
+    /// Precondition: `key` below the key bound the table was built for (the
+    /// partial key is exact only there; `debug_assert!`ed).
     #[inline]
-    pub fn put(&mut self, key: u64, value: u8) {
-        debug_assert!(value != 0 && u32::from(value) <= VALUE_MASK);
+    pub fn put(&mut self, key: u64, score: i32, bound: Bound, work: u8) {
         debug_assert!(
             u128::from(key) < self.key_bound,
             "key above the exact bound"
         );
         let i = self.index(key);
-        let slot = &mut self.slots[i];
-        if *slot == 0 {
-            self.dirty.mark(i);
-        }
-        *slot = (((key & KEY_MASK) as u32) << VALUE_BITS) | u32::from(value);
-    }
-
-    /// The value of an upper bound `u`; clamped into the board's score range (every
-    /// true score is in it, so the clamped bound stays true).
-    #[inline]
-    pub fn upper_value(&self, u: i32) -> u8 {
-        (u.clamp(self.min_score, self.min_score + self.range - 1) - self.min_score + 1) as u8
-    }
-
-    /// The value of a lower bound `l`, clamped like [`CompactTable::upper_value`].
-    #[inline]
-    pub fn lower_value(&self, l: i32) -> u8 {
-        (l.clamp(self.min_score, self.min_score + self.range - 1) - self.min_score + 1 + self.range)
-            as u8
-    }
-
-    /// Decodes a non-zero value into a score and its bound (`Upper` or `Lower`).
-    #[inline]
-    pub fn decode(&self, value: u8) -> (i32, Bound) {
-        debug_assert!(value != 0);
-        let v = i32::from(value);
-        if v > self.range {
-            (v - self.range + self.min_score - 1, Bound::Lower)
-        } else {
-            (v + self.min_score - 1, Bound::Upper)
+        let set = self.sets[i];
+        if let Some(new) = self.codes.write(set, key, score, bound, work) {
+            if set == 0 {
+                self.dirty.mark(i);
+            }
+            self.sets[i] = new;
         }
     }
 
-    /// Empties the table (only the slots written since the last clear are touched).
+    /// Empties the table (only the sets written since the last clear are touched).
     pub fn clear(&mut self) {
-        self.dirty.clear(&mut self.slots);
+        self.dirty.clear(&mut self.sets);
     }
 }
 
-/// One bound per slot: an exact score is stored as a lower bound (the tuned search
-/// never produces one); no best move is kept.
+impl SetCodes {
+    /// The codes of a board whose scores lie in `[min_score, max_score]`.
+    ///
+    /// # Panics
+    /// If `min_score > max_score`.
+    pub fn new(min_score: i32, max_score: i32) -> Self {
+        assert!(min_score <= max_score, "empty score range");
+        let mut codes = SetCodes {
+            min_score,
+            max_score,
+            demoted: [0; 64],
+        };
+        for code in 1..=2 * R0 as u32 {
+            let (score, bound) = codes.decode0(code);
+            codes.demoted[code as usize] = Self::code1(score, bound) as u8;
+        }
+        codes
+    }
+
+    /// Entry 0's code of an upper bound `u` (weakened into range if needed).
+    #[inline]
+    fn upper0(&self, u: i32) -> u32 {
+        let lo = self.max_score - R0 + 1;
+        (u.clamp(lo, self.max_score) - lo + 1) as u32
+    }
+
+    /// Entry 0's code of a lower bound `l` (weakened into range if needed).
+    #[inline]
+    fn lower0(&self, l: i32) -> u32 {
+        (l.clamp(self.min_score, self.min_score + R0 - 1) - self.min_score + 1 + R0) as u32
+    }
+
+    /// Entry 0's code of a bound.
+    #[inline]
+    fn code0(&self, score: i32, bound: Bound) -> u32 {
+        match bound {
+            Bound::Upper => self.upper0(score),
+            Bound::Lower | Bound::Exact => self.lower0(score),
+        }
+    }
+
+    /// Decodes entry 0's non-zero code.
+    #[inline]
+    fn decode0(&self, code: u32) -> (i32, Bound) {
+        debug_assert!(code != 0 && code <= VALUE0_MASK);
+        let v = code as i32;
+        if v > R0 {
+            (self.min_score + v - R0 - 1, Bound::Lower)
+        } else {
+            (self.max_score - R0 + v, Bound::Upper)
+        }
+    }
+
+    /// Entry 1's code of a bound, or 0 if it cannot be weakened into `-E1..=E1`.
+    #[inline]
+    const fn code1(score: i32, bound: Bound) -> u32 {
+        match bound {
+            Bound::Upper if score > E1 => 0,
+            Bound::Upper => (if score < -E1 { -E1 } else { score } + E1 + 1) as u32,
+            Bound::Lower | Bound::Exact if score < -E1 => 0,
+            Bound::Lower | Bound::Exact => {
+                (if score > E1 { E1 } else { score } + 3 * E1 + 2) as u32
+            }
+        }
+    }
+
+    /// Decodes entry 1's non-zero code.
+    #[inline]
+    const fn decode1(code: u32) -> (i32, Bound) {
+        debug_assert!(code != 0 && code <= VALUE1_MASK);
+        let v = code as i32;
+        if v > 2 * E1 + 1 {
+            (v - 3 * E1 - 2, Bound::Lower)
+        } else {
+            (v - E1 - 1, Bound::Upper)
+        }
+    }
+
+    /// Entry 0's content moved to entry 1 (its key and its bound made to fit, or
+    /// an empty entry 1 if it cannot), without the `big` flag.
+    #[inline]
+    fn demote(&self, entry0: u32) -> u32 {
+        match self.demoted[(entry0 & VALUE0_MASK) as usize] {
+            0 => 0,
+            c => (entry0 & !VALUE0_MASK) | u32::from(c),
+        }
+    }
+
+    /// What `set` holds for `key`: a score and its bound (`None` if neither entry
+    /// is non-empty with `key`'s partial key).
+    #[inline]
+    pub fn read(&self, set: u64, key: u64) -> Option<(i32, Bound)> {
+        let k = (key & KEY_MASK) as u32;
+        let (e0, e1) = (set as u32, (set >> 32) as u32);
+        if e0 >> VALUE0_BITS == k && e0 & VALUE0_MASK != 0 {
+            Some(self.decode0(e0 & VALUE0_MASK))
+        } else if e1 >> VALUE0_BITS == k && e1 & VALUE1_MASK != 0 {
+            Some(Self::decode1(e1 & VALUE1_MASK))
+        } else {
+            None
+        }
+    }
+
+    /// `set` after recording `score` as a `bound` for `key`, from a search whose
+    /// [`super::work_depth`] was `work` (see the module documentation for where it
+    /// goes); `None` if the set stays as it is (a small result whose bound does not
+    /// fit entry 1 beside a big one). The result is never 0.
+    #[inline]
+    pub fn write(&self, set: u64, key: u64, score: i32, bound: Bound, work: u8) -> Option<u64> {
+        let k = (key & KEY_MASK) as u32;
+        let (e0, e1) = (set as u32, (set >> 32) as u32);
+        let big = u32::from(work >= BIG_WORK) * BIG;
+        let code0 = self.code0(score, bound);
+        let new0 = (k << VALUE0_BITS) | code0;
+        let (new_e0, new_e1) = if e0 >> VALUE0_BITS == k && e0 != 0 {
+            // Updated in place; entry 0 stays big.
+            (new0, e1 | big)
+        } else if big != 0 || e1 & BIG == 0 {
+            // Entry 0 is taken (by a big result, or over a small one); its old
+            // content moves to entry 1 (over this position's entry 1, if any).
+            (new0, self.demote(e0) | big)
+        } else {
+            // A small result beside a big one: entry 1, if its bound fits there.
+            match self.demoted[code0 as usize] {
+                0 => return None,
+                c => (e0, (k << VALUE0_BITS) | u32::from(c) | BIG),
+            }
+        };
+        Some(u64::from(new_e0) | (u64::from(new_e1) << 32))
+    }
+
+    /// Entries in use in `set` (0, 1 or 2).
+    #[inline]
+    pub fn entries(set: u64) -> u32 {
+        u32::from(set as u32 != 0) + u32::from((set >> 32) as u32 & VALUE1_MASK != 0)
+    }
+}
+
+/// One bound per entry: an exact score is stored as a lower bound (the tuned search
+/// never produces one); no best move is kept. The table wants the work of each
+/// search as its depth.
 impl Table for CompactTable {
+    const DEPTH_IS_WORK: bool = true;
+
     #[inline]
     fn probe(&mut self, key: u64) -> Option<Hit> {
-        let v = self.get(key);
-        (v != 0).then(|| {
-            let (score, bound) = self.decode(v);
-            Hit {
-                score,
-                bound,
-                best: None,
-            }
+        self.get(key).map(|(score, bound)| Hit {
+            score,
+            bound,
+            best: None,
         })
     }
 
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, _depth: u8) {
-        let v = match bound {
-            Bound::Upper => self.upper_value(score),
-            Bound::Lower | Bound::Exact => self.lower_value(score),
-        };
-        self.put(key, v);
+    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, depth: u8) {
+        self.put(key, score, bound, depth);
     }
 
     #[inline]
@@ -275,7 +421,9 @@ impl Table for CompactTable {
     }
 
     fn hashfull(&self) -> u32 {
-        super::hashfull_nonzero(&self.slots)
+        let n = self.sets.len().min(500);
+        let full: u32 = self.sets[..n].iter().map(|&s| SetCodes::entries(s)).sum();
+        full * 1000 / (2 * n.max(1)) as u32
     }
 }
 
@@ -290,24 +438,30 @@ mod tests {
     #[test]
     fn size_and_bound() {
         let t = table();
-        assert_eq!(t.len(), 16_777_213);
+        assert_eq!(t.sets.len(), 8_388_593);
+        assert_eq!(t.len(), 16_777_186);
         assert_eq!(key_bound(7, 6), 124 << 42);
-        assert!((t.len() as u128) << KEY_BITS >= key_bound(7, 6));
+        assert!((t.sets.len() as u128) << KEY_BITS >= key_bound(7, 6));
         assert_eq!(no_four_max(6), 0b111011);
         assert_eq!(no_four_max(3), 0b111);
         assert_eq!(
             CompactTable::for_board::<7, 6>(32).unwrap_err(),
             TableError::TooSmallForKey { mb: 32, min_mb: 63 }
         );
+        assert_eq!(
+            CompactTable::sets_for(62, key_bound(7, 6)).unwrap_err(),
+            TableError::TooSmallForKey { mb: 62, min_mb: 63 }
+        );
+        assert_eq!(CompactTable::sets_for(63, key_bound(7, 6)), Ok(8_257_531));
         assert!(CompactTable::for_board::<7, 6>(0).is_err());
         // small boards need small tables
         assert!(CompactTable::for_board::<4, 4>(1).is_ok());
     }
 
     #[test]
-    fn index_is_key_mod_len() {
+    fn index_is_key_mod_sets() {
         let t = table();
-        let n = t.len() as u64;
+        let n = t.sets.len() as u64;
         for k in [
             0,
             1,
@@ -323,57 +477,135 @@ mod tests {
     }
 
     #[test]
-    fn entry_packing_round_trips() {
-        let mut t = table();
+    fn codes_round_trip_and_weaken_only() {
+        let t = table();
         for s in -18..=18 {
-            let (u, b) = t.decode(t.upper_value(s));
-            assert_eq!((u, b), (s, Bound::Upper));
-            let (l, b) = t.decode(t.lower_value(s));
-            assert_eq!((l, b), (s, Bound::Lower));
+            let (u, b) = t.codes.decode0(t.codes.code0(s, Bound::Upper));
+            assert_eq!(b, Bound::Upper);
+            assert_eq!(u, s.max(-12), "an upper bound may only rise");
+            let (l, b) = t.codes.decode0(t.codes.code0(s, Bound::Lower));
+            assert_eq!(b, Bound::Lower);
+            assert_eq!(l, s.min(12), "a lower bound may only fall");
+            assert_eq!(
+                t.codes.decode0(t.codes.code0(s, Bound::Exact)).1,
+                Bound::Lower
+            );
+            match SetCodes::code1(s, Bound::Upper) {
+                0 => assert!(s > 7),
+                c => assert_eq!(SetCodes::decode1(c), (s.max(-7), Bound::Upper)),
+            }
+            match SetCodes::code1(s, Bound::Lower) {
+                0 => assert!(s < -7),
+                c => assert_eq!(SetCodes::decode1(c), (s.min(7), Bound::Lower)),
+            }
         }
-        // clamping keeps bounds true
-        assert_eq!(t.decode(t.upper_value(25)), (18, Bound::Upper));
-        assert_eq!(t.decode(t.lower_value(-30)), (-18, Bound::Lower));
-        assert_eq!(t.lower_value(18), 74);
-        let key = 0x1_2345_6789_abcd;
-        t.store(key, -3, Bound::Lower, None, 0);
-        assert_eq!(
-            t.probe(key),
-            Some(Hit {
-                score: -3,
-                bound: Bound::Lower,
-                best: None
-            })
-        );
-        t.store(key, 7, Bound::Upper, None, 0);
-        assert_eq!(
-            t.probe(key).map(|h| (h.score, h.bound)),
-            Some((7, Bound::Upper))
-        );
+        // codes fill their fields and never collide with "empty"
+        assert_eq!(t.codes.code0(18, Bound::Upper), 31);
+        assert_eq!(t.codes.code0(12, Bound::Lower), 62);
+        assert_eq!(SetCodes::code1(-7, Bound::Upper), 1);
+        assert_eq!(SetCodes::code1(7, Bound::Lower), 30);
+    }
+
+    /// Keys of one set: `base + j * sets`.
+    fn same_set(t: &CompactTable, j: u64) -> u64 {
+        0x1234 + j * t.sets.len() as u64
     }
 
     #[test]
-    fn zero_keys_are_not_empty_slots() {
+    fn big_results_keep_entry_0_and_small_ones_share_entry_1() {
         let mut t = table();
-        let n = t.len() as u64;
-        // The empty board (key 0) and keys with zero low 25 bits (below the key
-        // bound, only key 0 has both a zero slot index and a zero partial key): an
+        let [a, b, c, d] = [0, 1, 2, 3].map(|j| same_set(&t, j));
+        let small = BIG_WORK - 1;
+        // Small results: the newest in entry 0, the previous one in entry 1.
+        t.put(a, 1, Bound::Lower, small);
+        t.put(b, -2, Bound::Upper, small);
+        assert_eq!(t.get(a), Some((1, Bound::Lower)));
+        assert_eq!(t.get(b), Some((-2, Bound::Upper)));
+        t.put(c, 3, Bound::Lower, small);
+        assert_eq!(t.get(a), None, "the oldest small result is gone");
+        assert_eq!(t.get(b), Some((-2, Bound::Upper)));
+        assert_eq!(t.get(c), Some((3, Bound::Lower)));
+        // A big result takes entry 0; small ones then only replace entry 1.
+        t.put(d, 0, Bound::Upper, BIG_WORK);
+        assert_eq!(t.get(c), Some((3, Bound::Lower)), "moved to entry 1");
+        assert_eq!(t.get(b), None);
+        t.put(a, 5, Bound::Lower, small);
+        t.put(b, 6, Bound::Lower, small);
+        assert_eq!(t.get(d), Some((0, Bound::Upper)), "the big result stays");
+        assert_eq!(t.get(b), Some((6, Bound::Lower)));
+        assert_eq!(t.get(a), None);
+        // Updated in place, the big result stays big even after a small search.
+        t.put(d, 2, Bound::Lower, 1);
+        t.put(c, 4, Bound::Upper, small);
+        assert_eq!(t.get(d), Some((2, Bound::Lower)));
+        assert_eq!(t.get(c), Some((4, Bound::Upper)));
+        // Another big result replaces it.
+        t.put(a, -1, Bound::Upper, BIG_WORK + 3);
+        assert_eq!(t.get(a), Some((-1, Bound::Upper)));
+        assert_eq!(t.get(d), Some((2, Bound::Lower)), "moved to entry 1");
+    }
+
+    #[test]
+    fn a_big_result_in_entry_1_swaps_with_a_small_entry_0() {
+        let mut t = table();
+        let [a, b] = [0, 1].map(|j| same_set(&t, j));
+        t.put(a, 1, Bound::Lower, 1);
+        t.put(b, 2, Bound::Lower, 1);
+        // `a` is in entry 1; its new search is big.
+        t.put(a, 3, Bound::Lower, BIG_WORK);
+        assert_eq!(t.get(a), Some((3, Bound::Lower)));
+        assert_eq!(t.get(b), Some((2, Bound::Lower)));
+        // `a` now holds entry 0: a small result leaves it there.
+        let c = same_set(&t, 2);
+        t.put(c, 0, Bound::Upper, 1);
+        assert_eq!(t.get(a), Some((3, Bound::Lower)));
+        assert_eq!(t.get(c), Some((0, Bound::Upper)));
+        assert_eq!(t.get(b), None);
+    }
+
+    #[test]
+    fn entry_1_keeps_only_bounds_of_its_range() {
+        let mut t = table();
+        let [a, b, c] = [0, 1, 2].map(|j| same_set(&t, j));
+        t.put(a, 0, Bound::Lower, BIG_WORK);
+        // An upper bound of 9 cannot go to entry 1: not kept.
+        t.put(b, 9, Bound::Upper, 1);
+        assert_eq!(t.get(b), None);
+        // A lower bound of 9 is kept as 7.
+        t.put(c, 9, Bound::Lower, 1);
+        assert_eq!(t.get(c), Some((7, Bound::Lower)));
+        // Entry 0's upper bound of 10, pushed out by a big result, is dropped.
+        t.put(b, 10, Bound::Upper, BIG_WORK);
+        t.put(c, 1, Bound::Lower, BIG_WORK);
+        assert_eq!(t.get(b), None);
+        assert_eq!(t.get(c), Some((1, Bound::Lower)));
+        assert_eq!(t.get(a), None);
+    }
+
+    #[test]
+    fn zero_keys_are_not_empty_entries() {
+        let mut t = table();
+        // The empty board (key 0) and keys with zero low 26 bits (below the key
+        // bound, only key 0 has both a zero set index and a zero partial key): an
         // empty table knows none of them.
         let zero_low = [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40];
         for &k in &zero_low {
-            assert_eq!(t.get(k), 0, "key {k:#x}");
+            assert_eq!(t.get(k), None, "key {k:#x}");
             assert_eq!(t.probe(k), None);
         }
         // Storing the empty board makes only it known.
-        t.put(0, 1);
-        assert_eq!(t.get(0), 1);
-        t.put(1 << KEY_BITS, 3);
-        assert_eq!(t.get(1 << KEY_BITS), 3);
-        assert_eq!(t.get(0), 1, "different slot");
-        // Same slot (key n), other partial key: replaced, and the old key misses.
-        t.put(n, 9);
-        assert_eq!(t.get(n), 9);
-        assert_eq!(t.get(0), 0, "replaced");
+        t.put(0, -18, Bound::Upper, 1);
+        assert_eq!(t.get(0), Some((-12, Bound::Upper)));
+        t.put(1 << KEY_BITS, 3, Bound::Lower, 1);
+        assert_eq!(t.get(1 << KEY_BITS), Some((3, Bound::Lower)));
+        assert_eq!(t.get(0), Some((-12, Bound::Upper)), "different set");
+        let n = t.sets.len() as u64;
+        // Same set (key n), other partial key: both kept, then the oldest goes.
+        t.put(n, 2, Bound::Lower, 1);
+        t.put(2 * n, 1, Bound::Lower, 1);
+        assert_eq!(t.get(n), Some((2, Bound::Lower)));
+        assert_eq!(t.get(2 * n), Some((1, Bound::Lower)));
+        assert_eq!(t.get(0), None, "replaced");
     }
 
     #[test]
@@ -381,16 +613,18 @@ mod tests {
     #[should_panic(expected = "key above the exact bound")]
     fn keys_above_the_bound_are_caught() {
         let mut t = CompactTable::for_board::<4, 4>(1).unwrap();
-        t.put(key_bound(4, 4) as u64, 1);
+        t.put(key_bound(4, 4) as u64, 1, Bound::Lower, 1);
     }
 
     #[test]
     fn clear_resets_everything_written() {
         let mut t = CompactTable::for_board::<4, 4>(1).unwrap();
         for k in (0..50_000u64).map(|k| k * 19) {
-            t.put(k, (k % 127 + 1) as u8);
+            t.put(k, (k % 11) as i32 - 5, Bound::Lower, (k % 16) as u8);
         }
+        assert!(t.hashfull() > 100);
         t.clear();
-        assert!(t.slots.iter().all(|&s| s == 0));
+        assert!(t.sets.iter().all(|&s| s == 0));
+        assert_eq!(t.hashfull(), 0);
     }
 }

@@ -5,8 +5,9 @@
 //!   age in one `u64`), generic over a replacement policy from [`replace`]; it also
 //!   serves the "upper" kind with policies other than always-replace.
 //! * [`stats`]: the counters of [`TableStats`].
-//! * [`compact`]: the tuned solver's table (always replace, 25-bit partial key made
-//!   exact by a prime size, 7-bit upper or lower bound).
+//! * [`compact`]: the tuned solver's table (sets of two 4-byte entries: 26-bit
+//!   partial key made exact by a prime number of sets, 6- or 5-bit upper or lower
+//!   bound; the bigger search's result stays).
 //! * [`shared`]: the compact table's design in atomic words, shared by the threads
 //!   of a parallel search without locks; [`wide`] is its 8-byte layout (the whole
 //!   key) for tables below 63 MB.

@@ -17,30 +17,38 @@
 //!   keeps the slots' address, so a probe reaches them with no more indirection
 //!   than a table of one thread's).
 //!
-//! The layout of an entry is a [`Layout`]: [`Narrow`] here (4 bytes, the compact
-//! table's), [`Wide`](super::wide::Wide) (8 bytes, the full key) for tables too
-//! small for the narrow partial key to stay exact.
+//! The layout of a slot is a [`Layout`]: [`Narrow`] here (the compact table's
+//! sets of two 4-byte entries in one 8-byte word), [`Wide`](super::wide::Wide)
+//! (one 8-byte entry with the full key) for tables too small for the narrow
+//! partial key to stay exact.
 //!
-//! # Entry layout of [`Narrow`] (one `AtomicU32` per slot)
+//! # Slot layout of [`Narrow`] (one `AtomicU64` per set of two entries)
 //!
-//! | bits  | width | field | meaning                                                        |
-//! |-------|-------|-------|----------------------------------------------------------------|
-//! | 0..7  | 7     | value | 0 = empty; `1..=R`: upper bound `u`, stored as `u - MIN + 1`; `R+1..=2R`: lower bound `l`, stored as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6) |
-//! | 7..32 | 25    | key   | `key mod 2^25` (the low 25 bits of the position key)           |
+//! Exactly [`CompactTable`](super::CompactTable)'s set (see
+//! [`compact`](super::compact) for the fields): entry 0 keeps the result of the
+//! bigger search, entry 1 the newest other, each a 26-bit partial key and an upper
+//! or lower bound. The same number of sets as a [`CompactTable`](super::CompactTable)
+//! of the same size and the same replacement ([`SetCodes`]), so one thread over
+//! either table explores the same nodes.
 //!
-//! * Index: `key mod p`, `p` the largest prime number of slots that fits (the same
-//!   slots as [`CompactTable`](super::CompactTable) of the same size: one thread
-//!   over either table explores the same nodes).
-//! * Empty: value 0. A slot answers only if its value is non-zero **and** its key
-//!   field matches, so an empty slot never passes for a key whose partial key is 0.
-//! * Exact when `p * 2^25` is above every key (Chinese remainder theorem; see
+//! * A store reads the set's word, computes the new set and writes the word
+//!   (relaxed load, relaxed store, no lock, no read-modify-write instruction). Two
+//!   threads storing into one set at once may lose one store, or write back an
+//!   entry the other had just replaced: every entry in either word is still a true
+//!   bound of the key it names, so this only loses information. Both entries of a
+//!   set live in the one word, so neither is ever torn.
+//! * Empty: an entry with value 0. An entry answers only if its value is non-zero
+//!   **and** its partial key matches, so an empty set never passes for a key whose
+//!   partial key is 0.
+//! * Exact when `p * 2^26` is above every key (Chinese remainder theorem; see
 //!   [`compact`](super::compact)): at least 63 MB on 7x6.
 //!
 
 use std::fmt::Debug;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::compact::SetCodes;
 use super::{Bound, Hit, Table, TableError, prev_prime};
 
 /// One slot: an atomic integer, read and written whole.
@@ -51,22 +59,6 @@ pub trait Word: Send + Sync + Debug + 'static {
     fn get(&self) -> u64;
     /// Writes the slot (`v` fits the word).
     fn set(&self, v: u64);
-}
-
-impl Word for AtomicU32 {
-    #[inline]
-    fn zero() -> Self {
-        AtomicU32::new(0)
-    }
-    #[inline]
-    fn get(&self) -> u64 {
-        u64::from(self.load(Relaxed))
-    }
-    #[inline]
-    fn set(&self, v: u64) {
-        debug_assert!(v <= u64::from(u32::MAX));
-        self.store(v as u32, Relaxed);
-    }
 }
 
 impl Word for AtomicU64 {
@@ -84,50 +76,78 @@ impl Word for AtomicU64 {
     }
 }
 
-/// How a key and a 7-bit value share one word. Value 0 means empty.
+/// What a slot holds and how a bound is read from it and written into it. A word
+/// of 0 is empty.
 pub trait Layout: Send + Sync + Debug + 'static {
     /// The slot type.
     type Word: Word;
+    /// How scores are coded, built once per table from its score range.
+    type Codes: Clone + Debug + Send + Sync + 'static;
     /// The design's name, for messages.
     const NAME: &'static str;
+    /// Entries per slot.
+    const ENTRIES: usize;
+    /// Whether the table wants the work of each search as the store's depth
+    /// ([`Table::DEPTH_IS_WORK`]).
+    const DEPTH_IS_WORK: bool;
     /// Whether `len` slots keep every key below `key_bound` exact.
     fn exact(len: u64, key_bound: u128) -> bool;
-    /// The word holding `value` (1..=127) for `key`.
-    fn pack(key: u64, value: u8) -> u64;
-    /// The value `word` holds for `key`: 0 if it is empty or of another key.
-    fn unpack(key: u64, word: u64) -> u8;
+    /// The codes of a board whose scores lie in `[min_score, max_score]`.
+    ///
+    /// # Panics
+    /// If the layout cannot hold them.
+    fn codes(min_score: i32, max_score: i32) -> Self::Codes;
+    /// What `word` holds for `key`: its score and bound, `None` if nothing.
+    fn read(codes: &Self::Codes, key: u64, word: u64) -> Option<(i32, Bound)>;
+    /// `word` after storing `score` as a `bound` for `key` from a search of work
+    /// `work`, or `None` to leave it. Never 0.
+    fn write(
+        codes: &Self::Codes,
+        key: u64,
+        word: u64,
+        score: i32,
+        bound: Bound,
+        work: u8,
+    ) -> Option<u64>;
+    /// Entries in use in `word`.
+    fn entries(word: u64) -> u32;
 }
 
-/// The compact table's 4-byte entries: 25-bit partial key, 7-bit value.
+/// The compact table's sets of two 4-byte entries (26-bit partial keys, the bigger
+/// search's result kept), one set per `AtomicU64`.
 #[derive(Clone, Copy, Debug)]
 pub struct Narrow;
 
-/// Bits of the partial key of a [`Narrow`] entry.
-pub const KEY_BITS: u32 = 25;
-const VALUE_BITS: u32 = 7;
-const VALUE_MASK: u64 = (1 << VALUE_BITS) - 1;
-const _: () = assert!(
-    KEY_BITS + VALUE_BITS == u32::BITS,
-    "key and value fill one u32"
-);
-
 impl Layout for Narrow {
-    type Word = AtomicU32;
+    type Word = AtomicU64;
+    type Codes = SetCodes;
     const NAME: &'static str = "compact";
+    const ENTRIES: usize = 2;
+    const DEPTH_IS_WORK: bool = true;
     fn exact(len: u64, key_bound: u128) -> bool {
-        u128::from(len) << KEY_BITS >= key_bound
+        u128::from(len) << super::compact::KEY_BITS >= key_bound
+    }
+    fn codes(min_score: i32, max_score: i32) -> SetCodes {
+        SetCodes::new(min_score, max_score)
     }
     #[inline]
-    fn pack(key: u64, value: u8) -> u64 {
-        ((key & ((1 << KEY_BITS) - 1)) << VALUE_BITS) | u64::from(value)
+    fn read(codes: &SetCodes, key: u64, word: u64) -> Option<(i32, Bound)> {
+        codes.read(word, key)
     }
     #[inline]
-    fn unpack(key: u64, word: u64) -> u8 {
-        if word >> VALUE_BITS == key & ((1 << KEY_BITS) - 1) {
-            (word & VALUE_MASK) as u8
-        } else {
-            0
-        }
+    fn write(
+        codes: &SetCodes,
+        key: u64,
+        word: u64,
+        score: i32,
+        bound: Bound,
+        work: u8,
+    ) -> Option<u64> {
+        codes.write(word, key, score, bound, work)
+    }
+    #[inline]
+    fn entries(word: u64) -> u32 {
+        SetCodes::entries(word)
     }
 }
 
@@ -162,9 +182,8 @@ pub struct SharedTable<L: Layout> {
     magic: u64,
     /// Every key stored must be below this.
     key_bound: u128,
-    min_score: i32,
-    /// Number of distinct scores, `MAX - MIN + 1`.
-    range: i32,
+    /// How scores are coded.
+    codes: L::Codes,
 }
 
 // SAFETY: `slots` points into `storage.slots`, which `storage` keeps alive and
@@ -222,18 +241,14 @@ impl<L: Layout> SharedTable<L> {
     /// be had.
     ///
     /// # Panics
-    /// If the scores do not fit the 7-bit value.
+    /// If the layout cannot code the scores.
     pub fn new(
         mb: usize,
         min_score: i32,
         max_score: i32,
         key_bound: u128,
     ) -> Result<Self, TableError> {
-        let range = max_score - min_score + 1;
-        assert!(
-            range > 0 && 2 * range <= VALUE_MASK as i32,
-            "scores do not fit the 7-bit value"
-        );
+        let codes = L::codes(min_score, max_score);
         let len = Self::slots_for(mb, key_bound)? as usize;
         let words = len.div_ceil(GROUP).div_ceil(64);
         let storage = Storage {
@@ -241,11 +256,11 @@ impl<L: Layout> SharedTable<L> {
             groups: atomic_vec(words, mb, || AtomicU64::new(0))?,
             summary: atomic_vec(words.div_ceil(64), mb, || AtomicU64::new(0))?,
         };
-        Ok(Self::over(Arc::new(storage), min_score, range, key_bound))
+        Ok(Self::over(Arc::new(storage), codes, key_bound))
     }
 
     /// A handle on `storage`.
-    fn over(storage: Arc<Storage<L>>, min_score: i32, range: i32, key_bound: u128) -> Self {
+    fn over(storage: Arc<Storage<L>>, codes: L::Codes, key_bound: u128) -> Self {
         let len = storage.slots.len();
         SharedTable {
             slots: storage.slots.as_ptr(),
@@ -253,8 +268,7 @@ impl<L: Layout> SharedTable<L> {
             storage,
             magic: u64::MAX / len as u64,
             key_bound,
-            min_score,
-            range,
+            codes,
         }
     }
 
@@ -286,9 +300,14 @@ impl<L: Layout> SharedTable<L> {
         )
     }
 
-    /// Number of slots.
+    /// Number of slots (of [`Layout::ENTRIES`] entries each).
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Number of entries.
+    pub fn entries(&self) -> usize {
+        self.len * L::ENTRIES
     }
 
     /// Always false: a table has at least one slot.
@@ -309,33 +328,37 @@ impl<L: Layout> SharedTable<L> {
         r as usize
     }
 
-    /// The raw value stored for `key` (0 if none).
+    /// What the table holds for `key`: a score and its bound.
+    ///
+    /// Precondition: `key` below the key bound (`debug_assert!`ed).
     #[inline]
-    pub fn get(&self, key: u64) -> u8 {
+    pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
         debug_assert!(
             u128::from(key) < self.key_bound,
             "key above the exact bound"
         );
-        L::unpack(key, self.slot(self.index(key)).get())
+        L::read(&self.codes, key, self.slot(self.index(key)).get())
     }
 
-    /// Stores the raw value `value` (1..=127) for `key`, replacing the slot.
+    /// Records `score` as a `bound` for `key`, from a search whose
+    /// [`super::work_depth`] was `work` (the layout decides where it goes).
     ///
-    /// Preconditions: `value != 0`, `value < 128`, `key` below the key bound
-    /// (`debug_assert!`ed).
+    /// Precondition: `key` below the key bound (`debug_assert!`ed).
     #[inline]
-    pub fn put(&self, key: u64, value: u8) {
-        debug_assert!(value != 0 && u64::from(value) <= VALUE_MASK);
+    pub fn put(&self, key: u64, score: i32, bound: Bound, work: u8) {
         debug_assert!(
             u128::from(key) < self.key_bound,
             "key above the exact bound"
         );
         let i = self.index(key);
         let slot = self.slot(i);
-        if slot.get() == 0 {
-            self.mark(i);
+        let old = slot.get();
+        if let Some(new) = L::write(&self.codes, key, old, score, bound, work) {
+            if old == 0 {
+                self.mark(i);
+            }
+            slot.set(new);
         }
-        slot.set(L::pack(key, value));
     }
 
     /// Marks slot `i` as written (an atomic `or` only the first time).
@@ -380,31 +403,6 @@ impl<L: Layout> SharedTable<L> {
             }
         }
     }
-
-    /// The value of an upper bound `u`, clamped into the board's score range.
-    #[inline]
-    fn upper_value(&self, u: i32) -> u8 {
-        (u.clamp(self.min_score, self.min_score + self.range - 1) - self.min_score + 1) as u8
-    }
-
-    /// The value of a lower bound `l`, clamped into the board's score range.
-    #[inline]
-    fn lower_value(&self, l: i32) -> u8 {
-        (l.clamp(self.min_score, self.min_score + self.range - 1) - self.min_score + 1 + self.range)
-            as u8
-    }
-
-    /// Decodes a non-zero value into a score and its bound.
-    #[inline]
-    fn decode(&self, value: u8) -> (i32, Bound) {
-        debug_assert!(value != 0);
-        let v = i32::from(value);
-        if v > self.range {
-            (v - self.range + self.min_score - 1, Bound::Lower)
-        } else {
-            (v + self.min_score - 1, Bound::Upper)
-        }
-    }
 }
 
 /// A copy of the table (every slot read once; other threads may be writing).
@@ -428,12 +426,7 @@ impl<L: Layout> Clone for SharedTable<L> {
             groups: copy(&st.groups),
             summary: copy(&st.summary),
         };
-        Self::over(
-            Arc::new(storage),
-            self.min_score,
-            self.range,
-            self.key_bound,
-        )
+        Self::over(Arc::new(storage), self.codes.clone(), self.key_bound)
     }
 }
 
@@ -445,38 +438,27 @@ pub trait Share: Table {
 
 impl<L: Layout> Share for SharedTable<L> {
     fn share(&self) -> Self {
-        Self::over(
-            self.storage.clone(),
-            self.min_score,
-            self.range,
-            self.key_bound,
-        )
+        Self::over(self.storage.clone(), self.codes.clone(), self.key_bound)
     }
 }
 
-/// One bound per slot, like [`CompactTable`](super::CompactTable): an exact score
+/// One bound per entry, like [`CompactTable`](super::CompactTable): an exact score
 /// is kept as a lower bound, no best move.
 impl<L: Layout> Table for SharedTable<L> {
+    const DEPTH_IS_WORK: bool = L::DEPTH_IS_WORK;
+
     #[inline]
     fn probe(&mut self, key: u64) -> Option<Hit> {
-        let v = self.get(key);
-        (v != 0).then(|| {
-            let (score, bound) = self.decode(v);
-            Hit {
-                score,
-                bound,
-                best: None,
-            }
+        self.get(key).map(|(score, bound)| Hit {
+            score,
+            bound,
+            best: None,
         })
     }
 
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, _depth: u8) {
-        let v = match bound {
-            Bound::Upper => self.upper_value(score),
-            Bound::Lower | Bound::Exact => self.lower_value(score),
-        };
-        self.put(key, v);
+    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, depth: u8) {
+        self.put(key, score, bound, depth);
     }
 
     #[inline]
@@ -491,8 +473,8 @@ impl<L: Layout> Table for SharedTable<L> {
     fn hashfull(&self) -> u32 {
         let slots = self.all_slots();
         let n = slots.len().min(1000);
-        let full = slots[..n].iter().filter(|s| s.get() != 0).count();
-        (full * 1000 / n.max(1)) as u32
+        let full: u32 = slots[..n].iter().map(|s| L::entries(s.get())).sum();
+        full * 1000 / (n * L::ENTRIES).max(1) as u32
     }
 }
 
@@ -500,20 +482,53 @@ impl<L: Layout> Table for SharedTable<L> {
 mod tests {
     use super::*;
     use crate::table::CompactTable;
+    use crate::table::compact::{BIG_WORK, KEY_BITS};
 
     fn narrow(mb: usize) -> SharedTable<Narrow> {
         SharedTable::for_board::<7, 6>(mb).unwrap()
     }
 
     #[test]
-    fn same_slots_as_the_compact_table() {
+    fn same_sets_as_the_compact_table() {
         let t = narrow(64);
-        assert_eq!(t.len(), CompactTable::for_board::<7, 6>(64).unwrap().len());
+        assert_eq!(
+            t.entries(),
+            CompactTable::for_board::<7, 6>(64).unwrap().len()
+        );
+        assert_eq!(t.len(), 8_388_593);
         assert_eq!(
             SharedTable::<Narrow>::for_board::<7, 6>(32).unwrap_err(),
             TableError::TooSmallForKey { mb: 32, min_mb: 63 }
         );
+        assert!(SharedTable::<Narrow>::for_board::<7, 6>(62).is_err());
         assert!(SharedTable::<Narrow>::for_board::<7, 6>(0).is_err());
+    }
+
+    #[test]
+    fn stores_go_where_the_compact_tables_go() {
+        // The same stores into both tables leave the same answers.
+        let shared = narrow(64);
+        let mut compact = CompactTable::for_board::<7, 6>(64).unwrap();
+        let n = shared.len() as u64;
+        let keys: Vec<u64> = (0..6)
+            .map(|j| 0x1234 + j * n)
+            .chain([0, 1 << KEY_BITS])
+            .collect();
+        for round in 0..400u64 {
+            let key = keys[(round * 7 % 11) as usize % keys.len()];
+            let score = (round % 37) as i32 - 18;
+            let bound = if round % 3 == 0 {
+                Bound::Upper
+            } else {
+                Bound::Lower
+            };
+            let work = (round * 5 % 13) as u8;
+            shared.put(key, score, bound, work);
+            compact.put(key, score, bound, work);
+            for &k in &keys {
+                assert_eq!(shared.get(k), compact.get(k), "round {round}, key {k}");
+            }
+        }
     }
 
     #[test]
@@ -521,29 +536,35 @@ mod tests {
         let t = narrow(64);
         let n = t.len() as u64;
         for k in [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40] {
-            assert_eq!(t.get(k), 0, "key {k:#x}");
+            assert_eq!(t.get(k), None, "key {k:#x}");
         }
-        t.put(0, 1);
-        assert_eq!(t.get(0), 1);
-        assert_eq!(t.get(1 << KEY_BITS), 0);
-        t.put(n, 9);
-        assert_eq!((t.get(n), t.get(0)), (9, 0), "same slot: replaced");
+        t.put(0, 1, Bound::Lower, 1);
+        assert_eq!(t.get(0), Some((1, Bound::Lower)));
+        assert_eq!(t.get(1 << KEY_BITS), None);
+        t.put(n, 2, Bound::Upper, 1);
+        t.put(2 * n, 3, Bound::Upper, 1);
+        assert_eq!(
+            (t.get(2 * n), t.get(n), t.get(0)),
+            (Some((3, Bound::Upper)), Some((2, Bound::Upper)), None),
+            "same set: the oldest small result replaced"
+        );
     }
 
     #[test]
     fn bounds_round_trip_handles_share_and_clear_resets_everything() {
         let mut a = narrow(64);
         let mut b = a.share();
-        for s in -18..=18 {
+        for s in -12..=12 {
             for bound in [Bound::Upper, Bound::Lower] {
-                a.store(12_345, s, bound, None, 0);
+                a.store(12_345, s, bound, None, BIG_WORK);
                 let hit = b.probe(12_345).unwrap();
                 assert_eq!((hit.score, hit.bound), (s, bound));
             }
         }
         for k in (0..50_000u64).map(|k| k * 7919) {
-            a.store(k, 1, Bound::Upper, None, 0);
+            a.store(k, 1, Bound::Upper, None, 1);
         }
+        assert!(a.hashfull() > 0);
         // A copy is a table of its own.
         let mut copy = a.clone();
         copy.clear();
@@ -551,12 +572,13 @@ mod tests {
         b.clear();
         assert!(a.all_slots().iter().all(|s| s.get() == 0));
         assert!(a.probe(12_345).is_none());
+        assert_eq!(a.hashfull(), 0);
     }
 
     #[test]
     fn threads_never_see_torn_entries() {
-        // Four threads store values tied to their key into the same few slots;
-        // every answer must be one that was stored for the key asked.
+        // Four threads store bounds tied to their key into the same set; every
+        // answer must be one that was stored for the key asked.
         let t = SharedTable::<Narrow>::new(1, -8, 8, 1 << 20).unwrap();
         let len = t.len() as u64;
         std::thread::scope(|s| {
@@ -564,12 +586,12 @@ mod tests {
                 let t = t.share();
                 s.spawn(move || {
                     for round in 0..200_000u64 {
-                        // keys 0, len, 2 len, 3 len share slot 0
-                        let key = ((round + id) % 4) * len;
-                        t.put(key, (key / len) as u8 + 1);
+                        // keys 0, len, 2 len, 3 len share set 0
+                        let j = (round + id) % 4;
+                        t.put(j * len, j as i32 + 1, Bound::Lower, (round % 12) as u8);
                         let asked = (round * 7 + id) % 4;
                         let got = t.get(asked * len);
-                        assert!(got == 0 || got == asked as u8 + 1);
+                        assert!(got.is_none() || got == Some((asked as i32 + 1, Bound::Lower)));
                     }
                 });
             }

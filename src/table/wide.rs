@@ -7,10 +7,11 @@
 //!
 //! | bits   | width | field | meaning                                                    |
 //! |--------|-------|-------|------------------------------------------------------------|
-//! | 0..8   | 8     | value | 0 = empty; otherwise the compact table's 7-bit value (upper bound `u - MIN + 1`, lower bound `l - MIN + 1 + R`) |
+//! | 0..8   | 8     | value | 0 = empty; otherwise a 7-bit value: upper bound `u` as `u - MIN + 1`, lower bound `l` as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6) |
 //! | 8..64  | 56    | key   | the whole position key (below 2^49 on 7x6)                 |
 //!
 //! * Index: `key mod p`, `p` the largest prime number of 8-byte slots that fits.
+//! * One bound per slot, always replaced (no room for the work of a search).
 //! * Empty: value 0. A slot answers only if its value is non-zero **and** its key
 //!   field equals the key, so an empty slot never passes for the empty board
 //!   (key 0).
@@ -19,6 +20,7 @@
 
 use std::sync::atomic::AtomicU64;
 
+use super::Bound;
 use super::shared::Layout;
 
 /// 8-byte entries: the whole key and the 7-bit value.
@@ -26,24 +28,77 @@ use super::shared::Layout;
 pub struct Wide;
 
 const KEY_SHIFT: u32 = 8;
+const VALUE_MASK: u64 = 0x7f;
+
+/// The 7-bit values of a board's scores.
+#[derive(Clone, Copy, Debug)]
+pub struct WideCodes {
+    min_score: i32,
+    /// Number of distinct scores, `MAX - MIN + 1`.
+    range: i32,
+}
+
+impl WideCodes {
+    /// The value of a bound, clamped into the board's score range.
+    #[inline]
+    fn value(&self, score: i32, bound: Bound) -> u64 {
+        let v = score.clamp(self.min_score, self.min_score + self.range - 1) - self.min_score + 1;
+        match bound {
+            Bound::Upper => v as u64,
+            Bound::Lower | Bound::Exact => (v + self.range) as u64,
+        }
+    }
+
+    /// Decodes a non-zero value into a score and its bound.
+    #[inline]
+    fn decode(&self, value: u64) -> (i32, Bound) {
+        debug_assert!(value != 0);
+        let v = value as i32;
+        if v > self.range {
+            (v - self.range + self.min_score - 1, Bound::Lower)
+        } else {
+            (v + self.min_score - 1, Bound::Upper)
+        }
+    }
+}
 
 impl Layout for Wide {
     type Word = AtomicU64;
+    type Codes = WideCodes;
     const NAME: &'static str = "compact (8-byte entries)";
+    const ENTRIES: usize = 1;
+    const DEPTH_IS_WORK: bool = false;
     fn exact(_len: u64, key_bound: u128) -> bool {
         key_bound <= 1 << (u64::BITS - KEY_SHIFT)
     }
-    #[inline]
-    fn pack(key: u64, value: u8) -> u64 {
-        (key << KEY_SHIFT) | u64::from(value)
+    fn codes(min_score: i32, max_score: i32) -> WideCodes {
+        let range = max_score - min_score + 1;
+        assert!(
+            range > 0 && 2 * range <= VALUE_MASK as i32,
+            "scores do not fit the 7-bit value"
+        );
+        WideCodes { min_score, range }
     }
     #[inline]
-    fn unpack(key: u64, word: u64) -> u8 {
-        if word >> KEY_SHIFT == key {
-            (word & 0xff) as u8
-        } else {
-            0
-        }
+    fn read(codes: &WideCodes, key: u64, word: u64) -> Option<(i32, Bound)> {
+        let value = word & VALUE_MASK;
+        (word >> KEY_SHIFT == key && value != 0).then(|| codes.decode(value))
+    }
+    #[inline]
+    fn write(
+        codes: &WideCodes,
+        key: u64,
+        _word: u64,
+        score: i32,
+        bound: Bound,
+        _work: u8,
+    ) -> Option<u64> {
+        // Always replace.
+        Some((key << KEY_SHIFT) | codes.value(score, bound))
+    }
+    #[inline]
+    fn entries(word: u64) -> u32 {
+        u32::from(word != 0)
     }
 }
 
@@ -65,11 +120,19 @@ mod tests {
         let t = SharedTable::<Wide>::for_board::<7, 6>(1).unwrap();
         let n = t.len() as u64;
         for k in [0, n, 2 * n, 1 << 40] {
-            assert_eq!(t.get(k), 0, "key {k}");
+            assert_eq!(t.get(k), None, "key {k}");
         }
-        t.put(0, 3);
-        assert_eq!((t.get(0), t.get(n)), (3, 0), "same slot, other key");
-        t.put(n, 5);
-        assert_eq!((t.get(0), t.get(n)), (0, 5), "replaced");
+        t.put(0, -18, Bound::Upper, 1);
+        assert_eq!(
+            (t.get(0), t.get(n)),
+            (Some((-18, Bound::Upper)), None),
+            "same slot, other key"
+        );
+        t.put(n, 18, Bound::Lower, 1);
+        assert_eq!(
+            (t.get(0), t.get(n)),
+            (None, Some((18, Bound::Lower))),
+            "replaced"
+        );
     }
 }
