@@ -109,8 +109,11 @@ where
             }
         };
         st.active += 1;
+        // Each helper in the search orders the first plies its own way.
+        let skew = st.active;
         drop(st);
         let mut tuned = Tuned::<W, H, T>::new(self.handle.share());
+        tuned.set_skew(skew);
         tuned.set_stop_flag(job.flag.clone());
         let (score, nodes) = tuned.search(&job.pos, job.alpha, job.beta);
         let finished = !tuned.stopped();

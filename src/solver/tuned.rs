@@ -63,7 +63,17 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     overwrites0: u64,
     /// Boxed: 1.6 KB that only a profiling search touches.
     profile: Box<Profile>,
+    /// 0 for the usual move order; a Lazy SMP helper's number otherwise (see
+    /// [`Tuned::set_skew`]).
+    skew: usize,
+    /// Stones on the board at the root of the current search.
+    root_stones: i32,
 }
+
+/// Plies below the root where a helper's move order is skewed ([`Tuned::set_skew`]):
+/// 4 measured best of 1 to 4 on the empty board and the first 8 of Test_L1_R3 with
+/// two threads (docs/threads.md).
+const SKEW_PLIES: i32 = 4;
 
 /// The parity bounds of a position that its parent already computed (`None`: not
 /// computed; `Some(None)`: computed, the rule does not apply).
@@ -198,7 +208,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             stopped: false,
             overwrites0: 0,
             profile: Box::default(),
+            skew: 0,
+            root_stones: 0,
         }
+    }
+
+    /// Makes this search a Lazy SMP helper number `k` (0: the usual order): in the
+    /// first four plies below the root (`SKEW_PLIES`) it hands out each node's moves with
+    /// the first `k` of them (modulo the moves) deferred to the end, so that threads sharing one table
+    /// start on different subtrees and store results the others then find, instead
+    /// of racing through the same subtrees in step. The score is unchanged (every
+    /// move is still searched unless one cuts); only the order, so the nodes, differ.
+    pub fn set_skew(&mut self, k: usize) {
+        self.skew = k;
     }
 
     /// Makes the search poll `flag` (every [`crate::solver::stop::POLL_INTERVAL`]
@@ -327,6 +349,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             self.overwrites0 = self.table.overwrites();
         }
         let n = pos.moves_played() as i32;
+        self.root_stones = n;
         if pos.can_win_next() {
             return (pos.win_next_score().clamp(alpha, beta), 0);
         }
@@ -630,6 +653,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             if PROFILE {
                 self.profile.table.hints += 1;
             }
+        }
+        if self.skew != 0 && n - self.root_stones < SKEW_PLIES {
+            moves.defer(self.skew);
         }
         for mv in moves {
             let mut child = *pos;
