@@ -83,7 +83,9 @@ def test_principal_variations_end_as_their_scores_say(weak):
     s = Solver()
     for moves, score in sample()[::2] + [("44455554221", -15), ("4455", 18)]:
         line = s.principal_variation(moves, weak=weak)
-        assert s.nodes >= 1
+        if len(Position(moves)) > 8:
+            # Up to 8 stones the built-in book answers with no search.
+            assert s.nodes >= 1
         end = play_out(moves, line)
         want = sign(score) if weak else score
         if want == 0:
