@@ -11,7 +11,7 @@ use super::Outcome;
 use super::args::{AnalyzeArgs, EngineArgs};
 use super::engine;
 use super::output::{self, Item};
-use super::pool::{self, Worker};
+use super::pool;
 use super::signals::Signals;
 use super::source::{self, Line, Message};
 
@@ -26,19 +26,9 @@ pub const UNPLAYABLE: i32 = -1000;
 /// closed.
 pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
     let threads = engine::threads(engine);
-    let solvers = engine::worker_solvers(engine, "analyze", false, threads)?;
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let workers = solvers
-        .into_iter()
-        .map(|mut solver| {
-            solver.set_stop_flag(stop.clone());
-            Worker {
-                helper: solver.helper(),
-                state: solver,
-            }
-        })
-        .collect();
+    let workers = engine::workers(engine, "analyze", false, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     let input = source::spawn(&args.files, 4);
     let (tx, writer) = output::stdout();

@@ -4,12 +4,14 @@
 
 use anyhow::{anyhow, bail};
 
+use c4solver::solver::StopFlag;
 use c4solver::table::TableError;
 use c4solver::{
     Book7x6, BookError, Config, DepthKind, ReplaceKind, Solver7x6, SolverKind, TableKind,
 };
 
 use super::args::EngineArgs;
+use super::pool::Worker;
 
 /// Table memory of one worker when no `--table-mb` is given, in MB.
 pub const DEFAULT_MB_PER_WORKER: usize = 64;
@@ -102,23 +104,23 @@ pub fn configs(engine: &EngineArgs, stats: bool, workers: usize) -> anyhow::Resu
     Ok((good, left_out))
 }
 
-/// The solvers of a command that runs one configuration on `workers` workers
-/// (`solve`, `generate`, and the commands built like them), built before any
-/// work starts: one solver of one thread per worker, each with its share of
-/// `--table-mb` and the book the options choose (the built-in one unless
-/// `--no-book` or `--book FILE`). With more than one worker, the solvers are
-/// joinable ([`Solver7x6::new_joinable`]) so that idle workers can help the last
-/// searches.
+/// The workers of a command that runs one configuration on `workers` workers
+/// (`solve`, `analyze`, `generate`), built before any work starts: one solver of
+/// one thread per worker, each with its share of `--table-mb`, the book the
+/// options choose (the built-in one unless `--no-book` or `--book FILE`) and
+/// `stop` as its stop flag. With more than one worker, the solvers are joinable
+/// ([`Solver7x6::new_joinable`]) so that idle workers can help the last searches.
 ///
 /// # Errors
 /// A list where one value is expected, a table that cannot be built, or a book
 /// file that cannot be read, with a message naming the command or the file.
-pub fn worker_solvers(
+pub fn workers(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
     workers: usize,
-) -> anyhow::Result<Vec<Solver7x6>> {
+    stop: &StopFlag,
+) -> anyhow::Result<Vec<Worker<Solver7x6>>> {
     let config = config_for(engine, command, stats, workers)?;
     let book = book_file(engine)?;
     // The memory asked for, in all, for the message if it cannot be had.
@@ -141,7 +143,11 @@ pub fn worker_solvers(
             if book.is_some() {
                 solver.set_book(book.clone());
             }
-            Ok(solver)
+            solver.set_stop_flag(stop.clone());
+            Ok(Worker {
+                helper: solver.helper(),
+                state: solver,
+            })
         })
         .collect()
 }

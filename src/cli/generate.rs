@@ -11,7 +11,7 @@ use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};
 use super::engine;
 use super::output::{self, Item};
-use super::pool::{self, FromIter, Worker};
+use super::pool::{self, FromIter};
 use super::progress;
 use super::signals::Signals;
 
@@ -26,20 +26,10 @@ pub fn run(
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
     let threads = engine::threads(engine_args);
-    let solvers = engine::worker_solvers(engine_args, "generate", false, threads)?;
     // Set by a signal, or by the run once enough positions are kept (or stdout
     // is closed): the candidates still being labelled are dropped.
     let stop = signals.stop_flag().child();
-    let workers = solvers
-        .into_iter()
-        .map(|mut solver| {
-            solver.set_stop_flag(stop.clone());
-            Worker {
-                helper: solver.helper(),
-                state: solver,
-            }
-        })
-        .collect();
+    let workers = engine::workers(engine_args, "generate", false, threads, &stop)?;
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),

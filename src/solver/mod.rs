@@ -775,7 +775,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             return Ok(answer);
         }
         self.begin_position();
-        self.search_window(pos, alpha, beta)
+        self.search(pos, alpha, beta)
     }
 
     /// The opening book's answer for `pos`, clamped to the window, if it holds
@@ -826,6 +826,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if let Some(answer) = self.book_answer(pos, alpha, beta) {
             return Ok(answer);
         }
+        self.search(pos, alpha, beta)
+    }
+
+    /// The search of [`Solver::search_window`] once the game-over and book checks
+    /// have been made: the engine's search over the table as it is.
+    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Result<Solution, SolveError> {
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
