@@ -104,6 +104,23 @@ pub fn solver_name(config: &Config) -> String {
     format!("{}{book}", config.kind.name())
 }
 
+/// The mismatch of answer `got` for position `i` (0-based) of `set`, if the
+/// answer is not the one `mode` must give.
+fn mismatch(config: &Config, mode: Mode, set: &TestSet, i: usize, got: i32) -> Option<Mismatch> {
+    let e = &set.entries[i];
+    let want = expected(mode, e.score);
+    (got != want).then(|| Mismatch {
+        solver: solver_name(config),
+        config: config.label(),
+        mode: mode_name(mode),
+        set: set.name.clone(),
+        index: i + 1,
+        moves: e.moves.clone(),
+        expected: want,
+        got,
+    })
+}
+
 /// Runs every set through every configuration in every mode.
 ///
 /// The configurations whose `book` flag is set answer from `book`, or from the
@@ -160,19 +177,9 @@ pub fn run(
                     if let Some(st) = solver.last_stats() {
                         stats.get_or_insert_with(TableStats::default).add(&st);
                     }
-                    let want = expected(mode, e.score);
-                    if s.score != want {
+                    if let Some(m) = mismatch(config, mode, set, i, s.score) {
                         mismatches += 1;
-                        report.mismatches.push(Mismatch {
-                            solver: solver_name(config),
-                            config: config.label(),
-                            mode: mode_name(mode),
-                            set: set.name.clone(),
-                            index: i + 1,
-                            moves: e.moves.clone(),
-                            expected: want,
-                            got: s.score,
-                        });
+                        report.mismatches.push(m);
                     }
                     tick();
                 }
@@ -287,20 +294,9 @@ pub fn run_threads(
                     if let Some(st) = st {
                         stats.get_or_insert_with(TableStats::default).add(&st);
                     }
-                    let e = &set.entries[i];
-                    let want = expected(mode, e.score);
-                    if got != want {
+                    if let Some(m) = mismatch(config, mode, set, i, got) {
                         mismatches += 1;
-                        report.mismatches.push(Mismatch {
-                            solver: solver_name(config),
-                            config: config.label(),
-                            mode: mode_name(mode),
-                            set: set.name.clone(),
-                            index: i + 1,
-                            moves: e.moves.clone(),
-                            expected: want,
-                            got,
-                        });
+                        report.mismatches.push(m);
                     }
                 }
                 if solved > 0 {
