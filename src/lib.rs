@@ -88,6 +88,7 @@ pub mod harness;
 pub mod input;
 pub mod moves;
 pub mod position;
+pub mod size;
 pub mod solver;
 pub mod table;
 pub mod testset;
@@ -95,6 +96,7 @@ pub mod testset;
 pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position};
+pub use size::{Size, SizeError};
 pub use solver::{
     Config, DepthKind, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6, SolverKind,
     StopFlag, TableKind,

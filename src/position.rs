@@ -43,7 +43,15 @@
 //! heights, so the column's value tells its height, and then `current` (the value
 //! minus the mask). The largest value, `2^(HEIGHT+1) - 2`, fits in the column's
 //! `HEIGHT + 1` bits, so no carry crosses into the next column: the key identifies
-//! the position and stays below `2^(WIDTH * (HEIGHT + 1))`, at most `2^56`.
+//! the position and stays below `2^(WIDTH * (HEIGHT + 1))`, at most `2^64`.
+//!
+//! # Other board sizes
+//!
+//! `Board<W, H>` is any board whose `W * (H + 1)` bits fit in one 64-bit word
+//! ([`Board::GEOMETRY_OK`]). Columns are written `1`..`9`, and on boards wider than
+//! nine columns `a`, `b`, `c`, ... for the 10th, 11th, 12th, ... (as in
+//! hexadecimal; upper case too): `"5ab"` on 12x4. On boards of at most nine
+//! columns a letter is a bad character, as it always was.
 
 use std::fmt;
 
@@ -52,8 +60,9 @@ pub type Position = Board<7, 6>;
 
 /// A position on a `W`-column, `H`-row board.
 ///
-/// `W * (H + 1)` must not exceed 56 so that the key fits in 56 bits; this is checked
-/// at compile time when a board type is first used (see [`Board::GEOMETRY_OK`]).
+/// `W * (H + 1)` must not exceed 64 so that the key fits in one word; this is
+/// checked at compile time when a board type is first used (see
+/// [`Board::GEOMETRY_OK`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board<const W: usize, const H: usize> {
     current: u64,
@@ -66,7 +75,8 @@ pub struct Board<const W: usize, const H: usize> {
 /// Every variant carries the 1-based index of the offending move in the string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
-    /// A character that is not a decimal digit.
+    /// A character that is not a column symbol (a decimal digit, or on boards wider
+    /// than nine columns a letter).
     #[error("bad character {ch:?} at move {index}")]
     BadCharacter {
         /// 1-based index of the move.
@@ -74,7 +84,7 @@ pub enum MoveError {
         /// The offending character.
         ch: char,
     },
-    /// A digit that does not name a column of the board.
+    /// A symbol that does not name a column of the board.
     #[error("column {column} is out of range (1..={width}) at move {index}")]
     ColumnOutOfRange {
         /// 1-based index of the move.
@@ -129,9 +139,12 @@ impl<const W: usize, const H: usize> Board<W, H> {
     pub const MIN_SCORE: i32 = -((W * H) as i32) / 2 + 3;
     /// Highest possible score: the player to move wins with their fourth stone.
     pub const MAX_SCORE: i32 = ((W * H) as i32 + 1) / 2 - 3;
-    /// Compile-time check of the geometry: the key must fit in 56 bits, and every
-    /// shift of the win detection must stay inside the 64-bit word (the longest is
-    /// three diagonal steps of `H + 2` bits in [`Board::compute_winning_position`]).
+    /// Compile-time check of the geometry: the key (`W * (H + 1)` bits) must fit in
+    /// the 64-bit word, every shift of the win detection must stay inside it (the
+    /// longest is three diagonal steps of `H + 2` bits in
+    /// [`Board::compute_winning_position`]), and every column must have a symbol in
+    /// the move notation (`1`..`9`, then `a`..`z`: at most 35 columns, which the
+    /// first condition already ensures).
     ///
     /// A board that breaks it does not compile:
     ///
@@ -139,9 +152,14 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// // 2 * 28 = 56 bits of key, but 3 * 29 = 87 bits of diagonal shift.
     /// let _ = c4solver::Board::<2, 27>::new();
     /// ```
+    ///
+    /// ```compile_fail
+    /// // 9 * 8 = 72 bits of key.
+    /// let _ = c4solver::Board::<9, 7>::new();
+    /// ```
     pub const GEOMETRY_OK: () = assert!(
-        W * (H + 1) <= 56 && W >= 1 && H >= 1 && W <= 9 && 3 * (H + 2) < 64,
-        "board must satisfy W * (H + 1) <= 56, 1 <= W <= 9, 1 <= H and 3 * (H + 2) < 64"
+        W * (H + 1) <= 64 && W >= 1 && H >= 1 && W <= 35 && 3 * (H + 2) < 64,
+        "board must satisfy W * (H + 1) <= 64, 1 <= W, 1 <= H and 3 * (H + 2) < 64"
     );
     /// One bit at the bottom of every column.
     pub const BOTTOM_MASK: u64 = bottom_mask(W, H);
@@ -161,7 +179,7 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// Parses a move string ("4453": 1-based columns) from the empty board.
     ///
-    /// Fails on the first move that is not a column digit, names a column outside
+    /// Fails on the first move that is not a column symbol, names a column outside
     /// the board, goes into a full column, is played after a win, or makes four in a
     /// row as the last move (such a position is over and has no score).
     pub fn parse(moves: &str) -> Result<Self, MoveError> {
@@ -178,9 +196,7 @@ impl<const W: usize, const H: usize> Board<W, H> {
         let mut won_at: Option<usize> = None;
         for (i, ch) in moves.chars().enumerate() {
             let index = i + 1;
-            let digit = ch
-                .to_digit(10)
-                .ok_or(MoveError::BadCharacter { index, ch })?;
+            let digit = Self::column_of_symbol(ch).ok_or(MoveError::BadCharacter { index, ch })?;
             if digit == 0 || digit as usize > W {
                 return Err(MoveError::ColumnOutOfRange {
                     index,
@@ -209,6 +225,34 @@ impl<const W: usize, const H: usize> Board<W, H> {
                 *self = next;
                 Ok(())
             }
+        }
+    }
+
+    /// The 1-based column a move symbol names: `1`..`9` for `'1'`..`'9'` (and 0 for
+    /// `'0'`), and on boards wider than nine columns 10, 11, ... for `'a'`, `'b'`,
+    /// ... (either case); `None` for any other character. The column may still be
+    /// outside the board.
+    #[inline]
+    pub const fn column_of_symbol(ch: char) -> Option<u32> {
+        match ch {
+            '0'..='9' => Some(ch as u32 - '0' as u32),
+            'a'..='z' if W > 9 => Some(ch as u32 - 'a' as u32 + 10),
+            'A'..='Z' if W > 9 => Some(ch as u32 - 'A' as u32 + 10),
+            _ => None,
+        }
+    }
+
+    /// The symbol of column `col` (0-based) in the move notation: `'1'`..`'9'`,
+    /// then `'a'`, `'b'`, ... for the 10th, 11th, ... column.
+    ///
+    /// Precondition: `col < W` (`debug_assert!`ed).
+    #[inline]
+    pub const fn column_symbol(col: usize) -> char {
+        debug_assert!(col < W);
+        if col < 9 {
+            (b'1' + col as u8) as char
+        } else {
+            (b'a' + (col - 9) as u8) as char
         }
     }
 
@@ -517,8 +561,8 @@ impl<const W: usize, const H: usize> fmt::Display for Board<W, H> {
             }
             writeln!(f)?;
         }
-        for col in 1..=W {
-            write!(f, "{col}")?;
+        for col in 0..W {
+            write!(f, "{}", Self::column_symbol(col))?;
         }
         Ok(())
     }

@@ -15,7 +15,7 @@
 //! | 13 | 1 | lowest: the fewest stones of a stored position (0 in a book, `depth` in a shard) |
 //! | 14 | 2 | shard index `I` (1-based; 1 in a book) |
 //! | 16 | 2 | shard count `K` (1 in a book) |
-//! | 18 | 1 | bytes per entry: `ceil((W * (H + 1) + score bits) / 8)`, 7 on 7x6 |
+//! | 18 | 1 | bytes per entry: `ceil((W * (H + 1) + score bits) / 8)`, 7 on 7x6, at most 9 (8x7, 4x15) |
 //! | 19 | 1 | score bits: enough for `MAX_SCORE - MIN_SCORE`, 6 on 7x6 |
 //! | 20 | 4 | CRC-32 of the whole file with these 4 bytes read as zero |
 //! | 24 | 8 | entry count `N` |
@@ -244,7 +244,7 @@ pub const fn entry_bytes(w: usize, h: usize) -> usize {
 }
 
 impl<const W: usize, const H: usize> Book<W, H> {
-    const GEOMETRY: () = assert!(entry_bytes(W, H) <= 8, "a book entry must fit in 64 bits");
+    const GEOMETRY: () = assert!(entry_bytes(W, H) <= 16, "a book entry must fit in 128 bits");
 
     /// The book built into the binary, for the 7x6 board only (`None` for any
     /// other board). Parsed and checked once, on first use.
@@ -430,11 +430,12 @@ impl<const W: usize, const H: usize> Book<W, H> {
     fn entry(&self, i: usize) -> (u64, i32) {
         let raw = &*self.raw;
         let at = HEADER_BYTES + i * raw.entry_bytes;
-        let mut word = [0u8; 8];
+        // Up to 9 bytes (a 64-bit key and its score on the largest boards).
+        let mut word = [0u8; 16];
         word[..raw.entry_bytes].copy_from_slice(&raw.bytes[at..at + raw.entry_bytes]);
-        let v = u64::from_le_bytes(word);
+        let v = u128::from_le_bytes(word);
         let score = (v & ((1 << raw.score_bits) - 1)) as i32 + Board::<W, H>::MIN_SCORE;
-        (v >> raw.score_bits, score)
+        ((v >> raw.score_bits) as u64, score)
     }
 
     /// Every entry, in ascending key order: canonical key and score.
@@ -574,7 +575,7 @@ pub fn encode<const W: usize, const H: usize>(
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     for &(key, score) in entries {
-        let v = (key << sb) | (score - Board::<W, H>::MIN_SCORE) as u64;
+        let v = (u128::from(key) << sb) | (score - Board::<W, H>::MIN_SCORE) as u128;
         out.extend_from_slice(&v.to_le_bytes()[..eb]);
     }
     let crc = checksum(&out);

@@ -256,6 +256,18 @@ impl Config {
     /// The [`TableError`] that [`Solver::new`] would return.
     pub fn check<const W: usize, const H: usize>(&self) -> Result<(), TableError> {
         use crate::table::Replace;
+        if (W, H) != (7, 6) && !self.any_size() {
+            let what = if self.stats {
+                "table statistics (--stats)".to_string()
+            } else {
+                format!("the table option {}", self.label())
+            };
+            return Err(TableError::StandardBoardOnly {
+                what: format!("{what} with the {} search", self.kind.name()),
+                width: W,
+                height: H,
+            });
+        }
         let mb = self.table_mb;
         let ways = match self.replace {
             ReplaceKind::Always => Always::WAYS,
@@ -288,6 +300,16 @@ impl Config {
                 crate::table::bounds::sets_for(mb, (W * (H + 1)) as u32, ways).map(drop)
             }
         }
+    }
+
+    /// Whether [`Solver::new`] builds this configuration for every board size:
+    /// each search with its own table design ([`SolverKind::own_table`]), always
+    /// replaced, without statistics. The other table designs and statistics are
+    /// research tools of the 7x6 board; compiling them for every size would
+    /// multiply the build time for nothing, so [`Solver::new`] refuses them on
+    /// other sizes ([`TableError::StandardBoardOnly`]).
+    pub fn any_size(&self) -> bool {
+        !self.stats && self.replace == ReplaceKind::Always && self.table == self.kind.own_table()
     }
 
     /// Whether [`Solver::new`] runs this configuration's searches on several
@@ -593,6 +615,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Creates a solver, allocating its table (and starting its helper threads if
     /// [`Config::is_parallel`]).
     pub fn new(config: Config) -> Result<Self, TableError> {
+        if !Self::STANDARD {
+            // A constant condition: the code below is not even compiled for the
+            // other sizes.
+            return Self::new_any_size(config);
+        }
         if config.is_parallel() {
             let engine = Engine::Team(team::<W, H>(&config, config.threads - 1)?);
             return Ok(Self::with_engine(config, engine));
@@ -623,6 +650,33 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
             (_, TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
             (_, TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
+        };
+        Ok(Self::with_engine(config, engine))
+    }
+
+    /// Whether this is the 7x6 board, the one every configuration is built for.
+    const STANDARD: bool = W == 7 && H == 6;
+
+    /// [`Solver::new`] on a board other than 7x6: the configurations of
+    /// [`Config::any_size`] only.
+    fn new_any_size(config: Config) -> Result<Self, TableError> {
+        config.check::<W, H>()?;
+        if config.is_parallel() {
+            let engine = Engine::Team(team::<W, H>(&config, config.threads - 1)?);
+            return Ok(Self::with_engine(config, engine));
+        }
+        let engine = match config.kind {
+            SolverKind::Reference => Engine::Reference(Reference::new(UpperTable::for_board(
+                config.table_mb,
+                Board::<W, H>::MIN_SCORE,
+            )?)),
+            SolverKind::Tuned if narrow_fits::<W, H>(config.table_mb) => {
+                Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(config.table_mb)?))
+            }
+            SolverKind::Tuned => {
+                let wide = SharedTable::<Wide>::for_board::<W, H>(config.table_mb)?;
+                Engine::Tables(Box::new(Tuned::<W, H, _, false>::new(wide)))
+            }
         };
         Ok(Self::with_engine(config, engine))
     }

@@ -56,7 +56,8 @@ const _: () = assert!(
     KEY_BITS + SCORE_BITS + BOUND_BITS + BEST_BITS + DEPTH_BITS + AGE_BITS == u64::BITS,
     "the fields fill one u64 exactly"
 );
-// Legal boards have W * (H + 1) <= 56, so W * H <= 48 and |score| <= 24 < 32.
+// Legal boards have W * (H + 1) <= 64 and H >= 1, so W * H <= 60 (4x15) and
+// |score| <= 27 < 32.
 const _: () = assert!(SCORE_OFFSET > 28, "every score fits the score field");
 const _: () = assert!(DEPTH_MASK >= 63, "work depths up to 63 fit the depth field");
 const _: () = assert!(BEST_MASK >= 7, "the 7x6 board's columns and 'none' fit");

@@ -142,6 +142,20 @@ pub enum TableError {
         /// The policy asked for.
         replace: &'static str,
     },
+    /// A configuration the library builds for the standard 7x6 board only: the
+    /// table designs other than each search's own, and statistics (see
+    /// [`crate::Config::any_size`]).
+    #[error(
+        "{what} is built for the 7x6 board only, not {width}x{height} (other sizes: the reference or tuned search with its own table, no statistics)"
+    )]
+    StandardBoardOnly {
+        /// What was asked for.
+        what: String,
+        /// The board's width.
+        width: usize,
+        /// The board's height.
+        height: usize,
+    },
     /// The table has too few index slots for its truncated keys to stay exact.
     #[error(
         "a {mb} MB table is too small for {key_bits}-bit keys (index and stored key bits must cover the key)"

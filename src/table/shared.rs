@@ -221,16 +221,42 @@ impl<L: Layout> SharedTable<L> {
         let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
         let len = prev_prime((bytes / std::mem::size_of::<L::Word>()) as u64);
         if !L::exact(len, key_bound) {
-            let mut min_mb = mb;
-            while !L::exact(
-                prev_prime(((min_mb << 20) / std::mem::size_of::<L::Word>()) as u64),
-                key_bound,
-            ) {
-                min_mb += 1;
-            }
-            return Err(TableError::TooSmallForKey { mb, min_mb });
+            return Err(TableError::TooSmallForKey {
+                mb,
+                min_mb: Self::min_mb(mb, key_bound),
+            });
         }
         Ok(len)
+    }
+
+    /// The smallest size in megabytes above `mb` whose slots keep keys below
+    /// `key_bound` exact (`usize::MAX` if none fits in memory's address space):
+    /// found by doubling and bisection on the slot count before rounding down to a
+    /// prime (cheap), then confirmed with the prime.
+    fn min_mb(mb: usize, key_bound: u128) -> usize {
+        let slots = |mb: usize| (mb as u64).saturating_mul(1 << 20) / size_of::<L::Word>() as u64;
+        let (mut lo, mut hi) = (mb, mb.max(1));
+        while !L::exact(slots(hi), key_bound) {
+            lo = hi;
+            match hi.checked_mul(2) {
+                Some(next) if next <= (u64::MAX >> 20) as usize => hi = next,
+                _ => return usize::MAX,
+            }
+        }
+        // exact(slots(hi)) holds and exact(slots(lo)) does not (or lo == hi).
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if L::exact(slots(mid), key_bound) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        // Rounding down to a prime loses a few slots: step up until it holds.
+        while !L::exact(prev_prime(slots(hi)), key_bound) {
+            hi += 1;
+        }
+        hi
     }
 
     /// A table of at most `mb` megabytes for a board whose scores lie in

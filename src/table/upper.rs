@@ -4,7 +4,7 @@
 //!
 //! | bits   | width | field | meaning                                                  |
 //! |--------|-------|-------|----------------------------------------------------------|
-//! | 0..56  | 56    | key   | the full position key (`current + mask`, below 2^56)     |
+//! | 0..56  | 56    | key   | the position key (`current + mask`) mod 2^56: the whole key on boards of up to 56 bits (7x6: 49) |
 //! | 56..64 | 8     | value | `upper bound - MIN_SCORE + 1`, stored as a wrapping `u8`; 0 = no value |
 //!
 //! * Index: `key mod size`, with the size a prime (8,388,593 for 64 MB, the largest
@@ -13,6 +13,12 @@
 //!   stored key equals the probed key **and** the value is non-zero, so an empty slot
 //!   can never pass for the empty board, whose key is 0.
 //! * Replacement: always; a store overwrites whatever was in the slot.
+//! * Exact on every board: keys of up to 56 bits are kept whole. A wider key (a
+//!   board of up to 64 bits, such as 8x7) keeps its low 56 bits, and since the slot
+//!   is `key mod p` with `p` an odd prime, the pair (slot, low 56 bits) determines
+//!   `key mod (p * 2^56)` (Chinese remainder theorem): two keys below `p * 2^56`,
+//!   which every 64-bit key is once `p >= 256` (every table of at least 1 MB),
+//!   never share both.
 //!
 //! The solver stores `alpha - MIN_SCORE + 1` cast to `u8`, exactly as the tutorial's
 //! C++ does with its `uint8_t` field. A fail-low search can store an alpha below
@@ -80,26 +86,25 @@ impl UpperTable {
     }
 
     /// Stores `value` for `key`, replacing the slot's content.
-    ///
-    /// Precondition: `key < 2^56` (`debug_assert!`ed).
     #[inline]
     pub fn put(&mut self, key: u64, value: u8) {
-        debug_assert!(key <= KEY_MASK);
+        debug_assert!(self.slots.len() >= 256, "the partial key needs p >= 256");
         let i = self.index(key);
         let slot = &mut self.slots[i];
+        let partial = key & KEY_MASK;
         if *slot == 0 {
             self.dirty.mark(i);
-        } else if *slot & KEY_MASK != key {
+        } else if *slot & KEY_MASK != partial {
             self.overwrites += 1;
         }
-        *slot = key | (u64::from(value) << KEY_BITS);
+        *slot = partial | (u64::from(value) << KEY_BITS);
     }
 
     /// The value stored for `key`, or 0 if there is none.
     #[inline]
     pub fn get(&self, key: u64) -> u8 {
         let slot = self.slots[self.index(key)];
-        if slot & KEY_MASK == key {
+        if slot & KEY_MASK == key & KEY_MASK {
             (slot >> KEY_BITS) as u8
         } else {
             0
@@ -176,6 +181,23 @@ mod tests {
         t.put(n, 7);
         assert_eq!(t.get(0), 0, "replaced");
         assert_eq!(t.get(n), 7);
+    }
+
+    #[test]
+    fn wide_keys_keep_their_low_bits_and_stay_apart() {
+        let mut t = UpperTable::with_megabytes(1).unwrap();
+        let p = t.len() as u64;
+        // Same slot and same low 56 bits would need a difference of p * 2^56 > 2^64.
+        let a = (1u64 << 63) | 12_345;
+        let b = a - (p << 8); // a multiple of p below 2^56 apart: same slot, other low bits
+        t.put(a, 9);
+        assert_eq!(t.get(a), 9);
+        assert_eq!(b % p, a % p, "same slot");
+        assert_ne!(b & KEY_MASK, a & KEY_MASK, "other low bits");
+        assert_eq!(t.get(b), 0);
+        // keys equal in their low 56 bits fall into different slots
+        let c = a ^ (1u64 << 60);
+        assert_ne!(c % p, a % p);
     }
 
     #[test]

@@ -8,15 +8,19 @@
 //! | bits   | width | field | meaning                                                    |
 //! |--------|-------|-------|------------------------------------------------------------|
 //! | 0..8   | 8     | value | 0 = empty; otherwise a 7-bit value: upper bound `u` as `u - MIN + 1`, lower bound `l` as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6) |
-//! | 8..64  | 56    | key   | the whole position key (below 2^49 on 7x6)                 |
+//! | 8..64  | 56    | key   | the position key mod 2^56: the whole key on boards of up to 56 bits (below 2^49 on 7x6) |
 //!
 //! * Index: `key mod p`, `p` the largest prime number of 8-byte slots that fits.
 //! * One bound per slot, always replaced (no room for the work of a search).
 //! * Empty: value 0. A slot answers only if its value is non-zero **and** its key
 //!   field equals the key, so an empty slot never passes for the empty board
 //!   (key 0).
-//! * Exact at any size: the whole key is kept (every key of a board of up to 56
-//!   bits, which [`Wide::exact`](super::shared::Layout::exact) checks).
+//! * Exact at any size: a key of up to 56 bits is kept whole; a wider one (boards
+//!   of up to 64 bits, such as 8x7) keeps its low 56 bits, and since the slot is
+//!   `key mod p` with `p` an odd prime, the pair (slot, low 56 bits) determines
+//!   `key mod (p * 2^56)` by the Chinese remainder theorem: exact for every key
+//!   below `p * 2^56`, every 64-bit key once `p >= 256`, which
+//!   [`Wide::exact`](super::shared::Layout::exact) checks.
 
 use std::sync::atomic::AtomicU64;
 
@@ -29,6 +33,8 @@ pub struct Wide;
 
 const KEY_SHIFT: u32 = 8;
 const VALUE_MASK: u64 = 0x7f;
+/// The key bits kept: the low 56.
+const PARTIAL_MASK: u64 = u64::MAX >> KEY_SHIFT;
 
 /// The 7-bit values of a board's scores.
 #[derive(Clone, Copy, Debug)]
@@ -68,8 +74,8 @@ impl Layout for Wide {
     const NAME: &'static str = "compact (8-byte entries)";
     const ENTRIES: usize = 1;
     const DEPTH_IS_WORK: bool = false;
-    fn exact(_len: u64, key_bound: u128) -> bool {
-        key_bound <= 1 << (u64::BITS - KEY_SHIFT)
+    fn exact(len: u64, key_bound: u128) -> bool {
+        key_bound <= u128::from(len) << (u64::BITS - KEY_SHIFT)
     }
     fn codes(min_score: i32, max_score: i32) -> WideCodes {
         let range = max_score - min_score + 1;
@@ -82,7 +88,7 @@ impl Layout for Wide {
     #[inline]
     fn read(codes: &WideCodes, key: u64, word: u64) -> Option<(i32, Bound)> {
         let value = word & VALUE_MASK;
-        (word >> KEY_SHIFT == key && value != 0).then(|| codes.decode(value))
+        (word >> KEY_SHIFT == key & PARTIAL_MASK && value != 0).then(|| codes.decode(value))
     }
     #[inline]
     fn write(
@@ -134,5 +140,21 @@ mod tests {
             (None, Some((18, Bound::Lower))),
             "replaced"
         );
+    }
+
+    #[test]
+    fn sixty_four_bit_keys_stay_apart() {
+        // 8x7: keys of up to 64 bits, the low 56 kept.
+        let t = SharedTable::<Wide>::for_board::<8, 7>(1).unwrap();
+        let p = t.len() as u64;
+        let a = (1u64 << 63) | 4_321;
+        let b = a - (p << 8); // same slot, other low bits
+        let c = a ^ (1 << 60); // same low bits, other slot
+        assert_eq!((b % p, c & PARTIAL_MASK), (a % p, a & PARTIAL_MASK));
+        t.put(a, 25, Bound::Lower, 1);
+        assert_eq!(t.get(a), Some((25, Bound::Lower)));
+        assert_eq!((t.get(b), t.get(c)), (None, None));
+        assert!(Wide::exact(257, 1 << 64));
+        assert!(!Wide::exact(255, 1 << 64));
     }
 }

@@ -1,0 +1,405 @@
+//! Board sizes chosen at run time.
+//!
+//! Every type of the library takes the board's width and height as const generic
+//! parameters (`Board<W, H>`, `Solver<W, H>`, `Book<W, H>`): each size is compiled
+//! on its own, with its masks and shifts as constants. A program that takes the
+//! size from its user, as the command line's `--size WxH` does, parses it into a
+//! [`Size`] and calls a generic function through [`with_size!`](crate::with_size),
+//! which holds one instantiation per supported size.
+//!
+//! The supported sizes are every width and height from 4 up whose bitboard takes
+//! at most 64 bits, `W * (H + 1) <= 64` ([`Size::ALL`], 42 sizes from 4x4 to
+//! 12x4 and 4x15). Smaller boards (a width or height below 4) work in the library
+//! but are not instantiated here: nobody can win on a board less than four wide
+//! and four high but in the other direction, and they are not in Tromp's table.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A board size: `width` columns of `height` rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Size {
+    /// Number of columns.
+    pub width: usize,
+    /// Number of rows.
+    pub height: usize,
+}
+
+/// Why a size could not be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// Not of the form `WxH`.
+    #[error("bad board size {0:?}: expected WIDTHxHEIGHT, for example 7x6")]
+    Syntax(String),
+    /// A width or height below 4.
+    #[error("board size {0} is too small: width and height must be at least 4")]
+    TooSmall(Size),
+    /// The bitboard would need more than 64 bits.
+    #[error(
+        "board size {0} is too large: width * (height + 1) = {bits} bits, more than the 64 of the bitboard",
+        bits = .0.width * (.0.height + 1)
+    )]
+    TooLarge(Size),
+}
+
+impl Size {
+    /// The standard board, 7x6.
+    pub const STANDARD: Size = Size {
+        width: 7,
+        height: 6,
+    };
+
+    /// Every supported size, by width then height: every `W`x`H` with `W, H >= 4`
+    /// and `W * (H + 1) <= 64`.
+    pub const ALL: [Size; 42] = [
+        Size {
+            width: 4,
+            height: 4,
+        },
+        Size {
+            width: 4,
+            height: 5,
+        },
+        Size {
+            width: 4,
+            height: 6,
+        },
+        Size {
+            width: 4,
+            height: 7,
+        },
+        Size {
+            width: 4,
+            height: 8,
+        },
+        Size {
+            width: 4,
+            height: 9,
+        },
+        Size {
+            width: 4,
+            height: 10,
+        },
+        Size {
+            width: 4,
+            height: 11,
+        },
+        Size {
+            width: 4,
+            height: 12,
+        },
+        Size {
+            width: 4,
+            height: 13,
+        },
+        Size {
+            width: 4,
+            height: 14,
+        },
+        Size {
+            width: 4,
+            height: 15,
+        },
+        Size {
+            width: 5,
+            height: 4,
+        },
+        Size {
+            width: 5,
+            height: 5,
+        },
+        Size {
+            width: 5,
+            height: 6,
+        },
+        Size {
+            width: 5,
+            height: 7,
+        },
+        Size {
+            width: 5,
+            height: 8,
+        },
+        Size {
+            width: 5,
+            height: 9,
+        },
+        Size {
+            width: 5,
+            height: 10,
+        },
+        Size {
+            width: 5,
+            height: 11,
+        },
+        Size {
+            width: 6,
+            height: 4,
+        },
+        Size {
+            width: 6,
+            height: 5,
+        },
+        Size {
+            width: 6,
+            height: 6,
+        },
+        Size {
+            width: 6,
+            height: 7,
+        },
+        Size {
+            width: 6,
+            height: 8,
+        },
+        Size {
+            width: 6,
+            height: 9,
+        },
+        Size {
+            width: 7,
+            height: 4,
+        },
+        Size {
+            width: 7,
+            height: 5,
+        },
+        Size {
+            width: 7,
+            height: 6,
+        },
+        Size {
+            width: 7,
+            height: 7,
+        },
+        Size {
+            width: 7,
+            height: 8,
+        },
+        Size {
+            width: 8,
+            height: 4,
+        },
+        Size {
+            width: 8,
+            height: 5,
+        },
+        Size {
+            width: 8,
+            height: 6,
+        },
+        Size {
+            width: 8,
+            height: 7,
+        },
+        Size {
+            width: 9,
+            height: 4,
+        },
+        Size {
+            width: 9,
+            height: 5,
+        },
+        Size {
+            width: 9,
+            height: 6,
+        },
+        Size {
+            width: 10,
+            height: 4,
+        },
+        Size {
+            width: 10,
+            height: 5,
+        },
+        Size {
+            width: 11,
+            height: 4,
+        },
+        Size {
+            width: 12,
+            height: 4,
+        },
+    ];
+
+    /// A supported size, or why not.
+    ///
+    /// # Errors
+    /// [`SizeError::TooSmall`] below 4 in either direction, [`SizeError::TooLarge`]
+    /// when `width * (height + 1) > 64`.
+    pub fn new(width: usize, height: usize) -> Result<Self, SizeError> {
+        let size = Size { width, height };
+        if width < 4 || height < 4 {
+            Err(SizeError::TooSmall(size))
+        } else if width.checked_mul(height + 1).is_none_or(|bits| bits > 64) {
+            Err(SizeError::TooLarge(size))
+        } else {
+            debug_assert!(Self::ALL.contains(&size));
+            Ok(size)
+        }
+    }
+
+    /// Number of cells.
+    pub fn cells(self) -> usize {
+        self.width * self.height
+    }
+
+    /// Bits of the bitboard, `width * (height + 1)`.
+    pub fn bits(self) -> usize {
+        self.width * (self.height + 1)
+    }
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size::STANDARD
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Size {
+    type Err = SizeError;
+
+    /// Parses `WxH` (`7x6`; `X` and surrounding spaces accepted).
+    fn from_str(s: &str) -> Result<Self, SizeError> {
+        let syntax = || SizeError::Syntax(s.to_string());
+        let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
+        let w: usize = w.trim().parse().map_err(|_| syntax())?;
+        let h: usize = h.trim().parse().map_err(|_| syntax())?;
+        Size::new(w, h)
+    }
+}
+
+/// Calls a generic function `f::<W, H>(args...)` with the const parameters of a
+/// [`Size`] chosen at run time: `with_size!(size, solve_one(&moves))` expands to a
+/// `match` with one arm per supported size ([`Size::ALL`]).
+///
+/// ```
+/// use c4solver::{Board, Size, with_size};
+///
+/// fn cells<const W: usize, const H: usize>(extra: usize) -> usize {
+///     Board::<W, H>::CELLS + extra
+/// }
+/// let size: Size = "8x7".parse()?;
+/// assert_eq!(with_size!(size, cells(1)), 57);
+/// # Ok::<(), c4solver::SizeError>(())
+/// ```
+///
+/// # Panics
+/// If the size is not one of [`Size::ALL`] (a [`Size`] made by [`Size::new`] or
+/// parsed always is).
+#[macro_export]
+macro_rules! with_size {
+    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
+        let size: $crate::Size = $size;
+        match (size.width, size.height) {
+            (4, 4) => $($f)::+::<4, 4>($($arg),*),
+            (4, 5) => $($f)::+::<4, 5>($($arg),*),
+            (4, 6) => $($f)::+::<4, 6>($($arg),*),
+            (4, 7) => $($f)::+::<4, 7>($($arg),*),
+            (4, 8) => $($f)::+::<4, 8>($($arg),*),
+            (4, 9) => $($f)::+::<4, 9>($($arg),*),
+            (4, 10) => $($f)::+::<4, 10>($($arg),*),
+            (4, 11) => $($f)::+::<4, 11>($($arg),*),
+            (4, 12) => $($f)::+::<4, 12>($($arg),*),
+            (4, 13) => $($f)::+::<4, 13>($($arg),*),
+            (4, 14) => $($f)::+::<4, 14>($($arg),*),
+            (4, 15) => $($f)::+::<4, 15>($($arg),*),
+            (5, 4) => $($f)::+::<5, 4>($($arg),*),
+            (5, 5) => $($f)::+::<5, 5>($($arg),*),
+            (5, 6) => $($f)::+::<5, 6>($($arg),*),
+            (5, 7) => $($f)::+::<5, 7>($($arg),*),
+            (5, 8) => $($f)::+::<5, 8>($($arg),*),
+            (5, 9) => $($f)::+::<5, 9>($($arg),*),
+            (5, 10) => $($f)::+::<5, 10>($($arg),*),
+            (5, 11) => $($f)::+::<5, 11>($($arg),*),
+            (6, 4) => $($f)::+::<6, 4>($($arg),*),
+            (6, 5) => $($f)::+::<6, 5>($($arg),*),
+            (6, 6) => $($f)::+::<6, 6>($($arg),*),
+            (6, 7) => $($f)::+::<6, 7>($($arg),*),
+            (6, 8) => $($f)::+::<6, 8>($($arg),*),
+            (6, 9) => $($f)::+::<6, 9>($($arg),*),
+            (7, 4) => $($f)::+::<7, 4>($($arg),*),
+            (7, 5) => $($f)::+::<7, 5>($($arg),*),
+            (7, 6) => $($f)::+::<7, 6>($($arg),*),
+            (7, 7) => $($f)::+::<7, 7>($($arg),*),
+            (7, 8) => $($f)::+::<7, 8>($($arg),*),
+            (8, 4) => $($f)::+::<8, 4>($($arg),*),
+            (8, 5) => $($f)::+::<8, 5>($($arg),*),
+            (8, 6) => $($f)::+::<8, 6>($($arg),*),
+            (8, 7) => $($f)::+::<8, 7>($($arg),*),
+            (9, 4) => $($f)::+::<9, 4>($($arg),*),
+            (9, 5) => $($f)::+::<9, 5>($($arg),*),
+            (9, 6) => $($f)::+::<9, 6>($($arg),*),
+            (10, 4) => $($f)::+::<10, 4>($($arg),*),
+            (10, 5) => $($f)::+::<10, 5>($($arg),*),
+            (11, 4) => $($f)::+::<11, 4>($($arg),*),
+            (12, 4) => $($f)::+::<12, 4>($($arg),*),
+            _ => panic!("unsupported board size {size}"),
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_with_a_64_bit_board() {
+        let mut all = Vec::new();
+        for w in 1..=64 {
+            for h in 1..=64 {
+                if let Ok(s) = Size::new(w, h) {
+                    all.push(s);
+                }
+            }
+        }
+        assert_eq!(all, Size::ALL);
+        assert_eq!(Size::ALL.iter().map(|s| s.bits()).max(), Some(64));
+    }
+
+    #[test]
+    fn parse_and_errors() {
+        assert_eq!("7x6".parse(), Ok(Size::STANDARD));
+        assert_eq!(" 8X7 ".parse::<Size>().map(Size::bits), Ok(64));
+        assert_eq!(
+            "3x6".parse::<Size>().unwrap_err().to_string(),
+            "board size 3x6 is too small: width and height must be at least 4"
+        );
+        assert_eq!(
+            "9x7".parse::<Size>().unwrap_err().to_string(),
+            "board size 9x7 is too large: width * (height + 1) = 72 bits, more than the 64 of the bitboard"
+        );
+        for bad in [
+            "",
+            "7",
+            "7x",
+            "x6",
+            "7x6x5",
+            "seven",
+            "-1x6",
+            "99999999999999999999x4",
+        ] {
+            assert!(
+                matches!(bad.parse::<Size>(), Err(SizeError::Syntax(_))),
+                "{bad:?}"
+            );
+        }
+    }
+
+    fn width_of<const W: usize, const H: usize>() -> (usize, usize) {
+        (crate::Board::<W, H>::WIDTH, crate::Board::<W, H>::HEIGHT)
+    }
+
+    #[test]
+    fn with_size_instantiates_every_size() {
+        for size in Size::ALL {
+            assert_eq!(with_size!(size, width_of()), (size.width, size.height));
+        }
+    }
+}
