@@ -169,12 +169,12 @@ impl Variation {
     }
 }
 
-/// The moves as 1-based column digits, in the move notation (`"6333"`); an empty
-/// line (from a full board) is the empty string.
+/// The moves in the move notation (`"6333"`; columns past the 9th as `a`, `b`,
+/// ...); an empty line (from a full board) is the empty string.
 impl fmt::Display for Variation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for &c in &self.moves {
-            write!(f, "{}", c + 1)?;
+            write!(f, "{}", crate::position::column_symbol(c))?;
         }
         Ok(())
     }

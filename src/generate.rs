@@ -5,15 +5,18 @@
 //! won before it gets there is dropped. The position is solved strongly and kept if
 //! its moves left under perfect play fall in the difficulty's range and it was not
 //! kept before. The same seed gives the same file (ChaCha8 from `rand_chacha`).
+//!
+//! Every board size works the same way, with the stages and difficulties as the
+//! same thirds of its cells ([`Stage::stones_on`], [`Difficulty::of_on`]).
 
 use std::collections::HashSet;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::position::Position;
-use crate::solver::{Mode, SolveError, Solver7x6};
-use crate::testset::{Difficulty, Stage, moves_left};
+use crate::position::Board;
+use crate::solver::{Mode, SolveError, Solver};
+use crate::testset::{Difficulty, Stage, moves_left_on};
 
 /// What to generate.
 #[derive(Clone, Copy, Debug)]
@@ -52,39 +55,42 @@ pub struct Generated {
 }
 
 /// A random position of `stage`, or `None` if the random game ended before it.
-fn random_position(rng: &mut ChaCha8Rng, stage: Stage) -> Option<(String, Position)> {
-    let stones = stage.stones();
+fn random_position<const W: usize, const H: usize>(
+    rng: &mut ChaCha8Rng,
+    stage: Stage,
+) -> Option<(String, Board<W, H>)> {
+    let stones = stage.stones_on(W * H);
     // A full board has no move to make: stop one short of it.
-    let ply = rng.random_range(*stones.start()..=(*stones.end()).min(41));
+    let ply = rng.random_range(*stones.start()..=(*stones.end()).min(W * H - 1));
     // Never the empty board: everyone knows it (score 1), and one solve of it takes
     // minutes, more than a whole Begin set should. Skipping it after the draw keeps
     // every other candidate, and so every seed's output, as it was.
     if ply == 0 {
         return None;
     }
-    let mut pos = Position::new();
+    let mut pos = Board::<W, H>::new();
     let mut moves = String::with_capacity(ply);
     for _ in 0..ply {
-        let playable: Vec<usize> = (0..7).filter(|&c| pos.can_play(c)).collect();
+        let playable: Vec<usize> = (0..W).filter(|&c| pos.can_play(c)).collect();
         let col = playable[rng.random_range(0..playable.len())];
         if pos.is_winning_move(col) {
             return None;
         }
         pos.play_col(col);
-        moves.push(char::from(b'1' + col as u8));
+        moves.push(Board::<W, H>::column_symbol(col));
     }
     Some((moves, pos))
 }
 
 /// Whether the strong score of `pos` puts it in `difficulty`, decided by
 /// null-window tests at the edges of the bucket's score intervals.
-fn in_bucket(
-    solver: &mut Solver7x6,
-    pos: &Position,
+fn in_bucket<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    pos: &Board<W, H>,
     difficulty: Difficulty,
 ) -> Result<bool, SolveError> {
     let n = pos.moves_played();
-    let wanted = |s: i32| Difficulty::of(moves_left(n, s)) == difficulty;
+    let wanted = |s: i32| Difficulty::of_on(W * H, moves_left_on(W * H, n, s)) == difficulty;
     // The score lies in [lo, hi] (at best a win, at worst a loss, with the next
     // stone); narrow it until the bucket is decided.
     let (mut lo, mut hi) = pos.score_range();
@@ -107,13 +113,15 @@ fn in_bucket(
 /// positions of the stage (see the module documentation), each position at most
 /// once. The same seed gives the same sequence. Endless: the caller stops
 /// (see [`generate`]).
-pub fn candidates(request: &Request) -> impl Iterator<Item = (String, Position)> + Send + use<> {
+pub fn candidates<const W: usize, const H: usize>(
+    request: &Request,
+) -> impl Iterator<Item = (String, Board<W, H>)> + Send + use<W, H> {
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let mut seen = HashSet::new();
     let stage = request.stage;
     std::iter::from_fn(move || {
         loop {
-            let Some((moves, pos)) = random_position(&mut rng, stage) else {
+            let Some((moves, pos)) = random_position::<W, H>(&mut rng, stage) else {
                 continue;
             };
             if seen.insert(pos.key()) {
@@ -129,9 +137,9 @@ pub fn candidates(request: &Request) -> impl Iterator<Item = (String, Position)>
 ///
 /// # Errors
 /// [`SolveError::Stopped`] if the solver's stop flag is set.
-pub fn label(
-    solver: &mut Solver7x6,
-    pos: &Position,
+pub fn label<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    pos: &Board<W, H>,
     difficulty: Difficulty,
 ) -> Result<Option<i32>, SolveError> {
     if !in_bucket(solver, pos, difficulty)? {
@@ -139,7 +147,7 @@ pub fn label(
     }
     let score = solver.solve(pos, Mode::Strong)?.score;
     debug_assert_eq!(
-        Difficulty::of(moves_left(pos.moves_played(), score)),
+        Difficulty::of_on(W * H, moves_left_on(W * H, pos.moves_played(), score)),
         difficulty
     );
     Ok(Some(score))
@@ -155,9 +163,9 @@ pub fn label(
 /// # Errors
 /// [`SolveError::Stopped`] as soon as the solver's stop flag is set (checked
 /// between candidates too); the positions kept before were passed to `tick`.
-pub fn generate(
+pub fn generate<const W: usize, const H: usize>(
     request: &Request,
-    solver: &mut Solver7x6,
+    solver: &mut Solver<W, H>,
     mut tick: impl FnMut(Option<&Generated>, usize, usize),
 ) -> Result<Vec<Generated>, SolveError> {
     if !request.is_possible() {
@@ -166,7 +174,7 @@ pub fn generate(
     // Grows as needed: a huge count must not be allocated up front.
     let mut kept = Vec::with_capacity(request.count.min(1 << 16));
     let mut tried = 0;
-    let mut candidates = candidates(request);
+    let mut candidates = candidates::<W, H>(request);
     while kept.len() < request.count {
         if solver.stop_flag().is_stopped() {
             return Err(SolveError::Stopped);
@@ -186,7 +194,8 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Config;
+    use crate::position::Position;
+    use crate::solver::{Config, Solver7x6};
     use crate::testset::Stage;
 
     #[test]

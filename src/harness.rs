@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::book::Book7x6;
-use crate::solver::{Config, Mode, SolveError, Solver7x6, StopFlag};
+use crate::book::Book;
+use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
 use crate::table::{TableError, TableStats};
 use crate::testset::TestSet;
 
@@ -106,7 +106,13 @@ pub fn solver_name(config: &Config) -> String {
 
 /// The mismatch of answer `got` for position `i` (0-based) of `set`, if the
 /// answer is not the one `mode` must give.
-fn mismatch(config: &Config, mode: Mode, set: &TestSet, i: usize, got: i32) -> Option<Mismatch> {
+fn mismatch<const W: usize, const H: usize>(
+    config: &Config,
+    mode: Mode,
+    set: &TestSet<W, H>,
+    i: usize,
+    got: i32,
+) -> Option<Mismatch> {
     let e = &set.entries[i];
     let want = expected(mode, e.score);
     (got != want).then(|| Mismatch {
@@ -135,11 +141,11 @@ fn mismatch(config: &Config, mode: Mode, set: &TestSet, i: usize, got: i32) -> O
 /// # Errors
 /// A configuration whose table cannot be built (check them first with
 /// [`Config::check`] to fail before any work is done).
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     configs: &[Config],
-    book: Option<&Book7x6>,
+    book: Option<&Book<W, H>>,
     modes: &[Mode],
-    sets: &[TestSet],
+    sets: &[TestSet<W, H>],
     limit: Option<usize>,
     stop: &StopFlag,
     mut tick: impl FnMut(),
@@ -147,7 +153,7 @@ pub fn run(
     let mut report = Report::default();
     for &mode in modes {
         for config in configs {
-            let mut solver = Solver7x6::new(*config)?;
+            let mut solver = Solver::<W, H>::new(*config)?;
             if config.book && book.is_some() {
                 solver.set_book(book.cloned());
             }
@@ -224,11 +230,11 @@ pub fn run(
 /// # Errors
 /// As [`run`].
 #[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
-pub fn run_threads(
+pub fn run_threads<const W: usize, const H: usize>(
     configs: &[Config],
-    book: Option<&Book7x6>,
+    book: Option<&Book<W, H>>,
     modes: &[Mode],
-    sets: &[TestSet],
+    sets: &[TestSet<W, H>],
     limit: Option<usize>,
     stop: &StopFlag,
     threads: usize,
@@ -244,7 +250,7 @@ pub fn run_threads(
         for config in configs {
             let mut solvers = (0..threads)
                 .map(|_| {
-                    let mut s = Solver7x6::new(*config)?;
+                    let mut s = Solver::<W, H>::new(*config)?;
                     if config.book && book.is_some() {
                         s.set_book(book.cloned());
                     }

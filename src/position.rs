@@ -118,6 +118,21 @@ pub enum MoveError {
     },
 }
 
+/// The symbol of column `col` (0-based) in the move notation, on any board:
+/// `'1'`..`'9'`, then `'a'`, `'b'`, ... for the 10th, 11th, ... column (see
+/// [`Board::column_symbol`]).
+///
+/// Precondition: `col < 35` (`debug_assert!`ed).
+#[inline]
+pub const fn column_symbol(col: usize) -> char {
+    debug_assert!(col < 35);
+    if col < 9 {
+        (b'1' + col as u8) as char
+    } else {
+        (b'a' + (col - 9) as u8) as char
+    }
+}
+
 const fn bottom_mask(w: usize, h: usize) -> u64 {
     let mut m = 0u64;
     let mut c = 0;
@@ -249,11 +264,7 @@ impl<const W: usize, const H: usize> Board<W, H> {
     #[inline]
     pub const fn column_symbol(col: usize) -> char {
         debug_assert!(col < W);
-        if col < 9 {
-            (b'1' + col as u8) as char
-        } else {
-            (b'a' + (col - 9) as u8) as char
-        }
+        column_symbol(col)
     }
 
     /// Bitmask of the top cell of column `col`.

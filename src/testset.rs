@@ -5,6 +5,10 @@
 //! (difficulty). Both ranges are closed above: a Middle position has 15 to 28
 //! stones, an Easy one ends within 14 more moves. Every position of Pons' six files
 //! falls in its own bucket under these rules (checked by `tests/pons.rs`).
+//!
+//! On other boards the buckets are the same thirds of the cells (`cells / 3` and
+//! `2 * cells / 3`, rounded down: 14 and 28 of 7x6's 42): the `_on` functions
+//! take the number of cells.
 
 use std::fmt;
 use std::path::Path;
@@ -39,26 +43,44 @@ impl Stage {
 
     /// The stage of a position with `stones` stones (7x6 board).
     pub fn of(stones: usize) -> Stage {
-        match stones {
-            0..=14 => Stage::Begin,
-            15..=28 => Stage::Middle,
-            _ => Stage::End,
+        Stage::of_on(42, stones)
+    }
+
+    /// The stage of a position with `stones` stones on a board of `cells` cells.
+    pub fn of_on(cells: usize, stones: usize) -> Stage {
+        if stones <= cells / 3 {
+            Stage::Begin
+        } else if stones <= 2 * cells / 3 {
+            Stage::Middle
+        } else {
+            Stage::End
         }
     }
 
-    /// The range of stones of this stage.
+    /// The range of stones of this stage (7x6 board).
     pub fn stones(self) -> std::ops::RangeInclusive<usize> {
+        self.stones_on(42)
+    }
+
+    /// The range of stones of this stage on a board of `cells` cells.
+    pub fn stones_on(self, cells: usize) -> std::ops::RangeInclusive<usize> {
         match self {
-            Stage::Begin => 0..=14,
-            Stage::Middle => 15..=28,
-            Stage::End => 29..=42,
+            Stage::Begin => 0..=cells / 3,
+            Stage::Middle => cells / 3 + 1..=2 * cells / 3,
+            Stage::End => 2 * cells / 3 + 1..=cells,
         }
     }
 
     /// The most moves left in a position of this stage (7x6 board): a position
     /// with `s` stones ends within `42 - s` moves.
     pub fn longest_game(self) -> usize {
-        7 * 6 - *self.stones().start()
+        self.longest_game_on(42)
+    }
+
+    /// The most moves left in a position of this stage on a board of `cells`
+    /// cells.
+    pub fn longest_game_on(self, cells: usize) -> usize {
+        cells - *self.stones_on(cells).start()
     }
 
     /// Lowercase name (`end`, `middle`, `begin`).
@@ -75,12 +97,21 @@ impl Difficulty {
     /// All difficulties, easiest first.
     pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
 
-    /// The difficulty of a position that ends `moves_left` moves from now.
+    /// The difficulty of a position that ends `moves_left` moves from now (7x6
+    /// board).
     pub fn of(moves_left: usize) -> Difficulty {
-        match moves_left {
-            0..=14 => Difficulty::Easy,
-            15..=28 => Difficulty::Medium,
-            _ => Difficulty::Hard,
+        Difficulty::of_on(42, moves_left)
+    }
+
+    /// The difficulty of a position that ends `moves_left` moves from now on a
+    /// board of `cells` cells.
+    pub fn of_on(cells: usize, moves_left: usize) -> Difficulty {
+        if moves_left <= cells / 3 {
+            Difficulty::Easy
+        } else if moves_left <= 2 * cells / 3 {
+            Difficulty::Medium
+        } else {
+            Difficulty::Hard
         }
     }
 
@@ -123,23 +154,37 @@ impl fmt::Display for Difficulty {
 /// Precondition: the position can have `score` ([`Board::score_range`]), as every
 /// parsed test-set line does (`debug_assert!`ed).
 pub fn moves_left(stones: usize, score: i32) -> usize {
-    let to_move_stones = stones / 2;
-    let other_stones = stones.div_ceil(2);
-    debug_assert!(
-        (score <= 0 || (22 - score) as usize > to_move_stones)
-            && (score >= 0 || (22 + score) as usize > other_stones),
-        "score {score} is impossible with {stones} stones"
-    );
-    if score > 0 {
-        // the side to move wins with its k-th stone
-        let k = (22 - score) as usize;
-        2 * (k - to_move_stones) - 1
-    } else if score < 0 {
-        let k = (22 + score) as usize;
-        2 * (k - other_stones)
-    } else {
-        42 - stones
+    moves_left_on(42, stones, score)
+}
+
+/// [`moves_left`] on a board of `cells` cells: a win with score `s > 0` comes with
+/// the move played onto `n` stones where `(cells + 1 - n) / 2 = s` (rounded down)
+/// and `n` has the parity of `stones` (the side to move plays onto an even
+/// difference), that is `n = cells - 2s` or `cells + 1 - 2s`; a loss is the same
+/// for the opponent, onto `n` of the other parity; a draw fills the board.
+///
+/// Precondition: the position can have `score` (`debug_assert!`ed).
+pub fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
+    if score == 0 {
+        return cells - stones;
     }
+    let s = score.unsigned_abs() as usize;
+    // The winning move is played onto n stones, n in {cells - 2s, cells + 1 - 2s}.
+    let mover_parity = if score > 0 {
+        stones % 2
+    } else {
+        (stones + 1) % 2
+    };
+    let n = if (cells - 2 * s) % 2 == mover_parity {
+        cells - 2 * s
+    } else {
+        cells + 1 - 2 * s
+    };
+    debug_assert!(
+        n >= stones && n < cells,
+        "score {score} is impossible with {stones} stones on {cells} cells"
+    );
+    n + 1 - stones
 }
 
 /// One line of a test set.
@@ -279,6 +324,31 @@ mod tests {
         // "44455554221": 11 stones, score -15: the opponent (6 stones) wins with its 7th.
         assert_eq!(moves_left(11, -15), 2);
         assert_eq!(moves_left(40, 0), 2);
+    }
+
+    #[test]
+    fn moves_left_on_other_boards() {
+        for cells in [16, 20, 25, 35, 56] {
+            for n in 0..cells {
+                // the side to move wins with the move onto n stones: 1 move left
+                let win = ((cells + 1 - n) / 2) as i32;
+                assert_eq!(moves_left_on(cells, n, win), 1, "{cells} cells, {n} stones");
+                // the opponent wins with the next move after that: 2 moves left
+                if n + 1 < cells {
+                    let loss = -(((cells - n) / 2) as i32);
+                    assert_eq!(
+                        moves_left_on(cells, n, loss),
+                        2,
+                        "{cells} cells, {n} stones"
+                    );
+                }
+                assert_eq!(moves_left_on(cells, n, 0), cells - n);
+            }
+        }
+        // the thirds of 7x6 are Pons' buckets
+        assert_eq!(Stage::Middle.stones_on(42), 15..=28);
+        assert_eq!(Stage::End.stones_on(20), 14..=20);
+        assert_eq!(Difficulty::of_on(20, 7), Difficulty::Medium);
     }
 
     #[test]

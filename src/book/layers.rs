@@ -176,7 +176,7 @@ pub fn moves_to<const W: usize, const H: usize>(key: u64) -> Option<String> {
                 continue;
             };
             if back(parent, out) {
-                out.push(b'1' + col as u8);
+                out.push(Board::<W, H>::column_symbol(col) as u8);
                 return true;
             }
         }

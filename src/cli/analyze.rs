@@ -5,7 +5,7 @@
 use c4solver::harness;
 use c4solver::input::parse_line;
 use c4solver::solver::SolveError;
-use c4solver::{Mode, Solver7x6};
+use c4solver::{Mode, Solver};
 
 use super::Outcome;
 use super::args::{AnalyzeArgs, EngineArgs};
@@ -24,11 +24,15 @@ pub const UNPLAYABLE: i32 = -1000;
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
+pub fn run<const W: usize, const H: usize>(
+    args: &AnalyzeArgs,
+    engine: &EngineArgs,
+    signals: &Signals,
+) -> anyhow::Result<Outcome> {
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let workers = engine::workers(engine, "analyze", false, threads, &stop)?;
+    let workers = engine::workers::<W, H>(engine, "analyze", false, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     let input = source::spawn(&args.files, 4);
     let (tx, writer) = output::stdout();
@@ -38,7 +42,7 @@ pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow
         input,
         4 * threads + 64,
         &stop,
-        |solver: &mut Solver7x6, seq, msg| match msg {
+        |solver: &mut Solver<W, H>, seq, msg| match msg {
             Message::Failed { message, .. } => Some((
                 Item {
                     seq,
@@ -70,9 +74,9 @@ pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow
 /// The output of one line (or its error and an empty line, to keep the output
 /// aligned with the input) and what it means for the exit code; `None` if a
 /// search was stopped.
-pub fn answer(
+pub fn answer<const W: usize, const H: usize>(
     line: &Line,
-    solver: &mut Solver7x6,
+    solver: &mut Solver<W, H>,
     mode: Mode,
     args: &AnalyzeArgs,
 ) -> Option<(Item, Outcome)> {
@@ -81,7 +85,7 @@ pub fn answer(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line::<7, 6>(&line.bytes, line.truncated) {
+    let q = match parse_line::<W, H>(&line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));
@@ -138,7 +142,7 @@ pub fn answer(
         let mut v = serde_json::json!({
             "line": line.number,
             "moves": q.moves,
-            "scores": scores,
+            "scores": scores.to_vec(),
             "best": best,
             "score": score,
             "nodes": nodes,

@@ -8,7 +8,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use c4solver::book::layers::Shard;
 use c4solver::testset::{Difficulty, Stage};
-use c4solver::{DepthKind, ReplaceKind, SolverKind, TableKind};
+use c4solver::{DepthKind, ReplaceKind, Size, SolverKind, TableKind};
 
 /// An exact Connect Four solver.
 ///
@@ -395,6 +395,14 @@ pub struct EngineArgs {
     /// No opening book: every position is searched.
     #[arg(long, global = true)]
     pub no_book: bool,
+
+    /// Board size, WIDTHxHEIGHT: any width and height from 4 up whose bitboard
+    /// fits in 64 bits, width * (height + 1) <= 64 (4x4 up to 8x7, 12x4 and 4x15).
+    /// Columns past the 9th are written a, b, c. On other sizes than 7x6 there is
+    /// no built-in book, and each search runs with its own table only (no other
+    /// --table or --replace, no --stats).
+    #[arg(long, global = true, value_name = "WxH", default_value = "7x6")]
+    pub size: Size,
 }
 
 impl Cli {

@@ -21,20 +21,26 @@ use super::signals::Signals;
 /// # Errors
 /// No sets, an unreadable set, an empty run, no configuration that can be built,
 /// or stdout failing.
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     args: &BenchArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::Ok;
     let paths = if args.sets.is_empty() {
+        if (W, H) != (7, 6) {
+            bail!(
+                "the bundled test sets are 7x6: name the {W}x{H} sets to run \
+                 (make them with `c4solver generate --size {W}x{H}`)"
+            );
+        }
         default_sets()?
     } else {
         args.sets.clone()
     };
     let mut sets = Vec::new();
     for path in &paths {
-        let (set, bad) = TestSet::read_valid(path)?;
+        let (set, bad) = TestSet::<W, H>::read_valid(path)?;
         for e in &bad {
             eprintln!("c4solver: {e}");
             outcome = outcome.worst(Outcome::BadInput);
@@ -59,7 +65,7 @@ pub fn run(
     let threads = engine_args
         .threads
         .map_or(1, |t| usize::try_from(t).unwrap_or(1));
-    let (mut configs, left_out) = engine::configs(engine_args, args.compare, threads)?;
+    let (mut configs, left_out) = engine::configs::<W, H>(engine_args, args.compare, threads)?;
     for (config, reason) in &left_out {
         eprintln!(
             "c4solver: left out {} {}: {reason}",
@@ -71,7 +77,7 @@ pub fn run(
         bail!("no configuration left to run");
     }
     // --book: every configuration again with the book, next to its book-free rows.
-    let book = engine::book_file(engine_args)?;
+    let book = engine::book_file::<W, H>(engine_args)?;
     if engine_args.book.is_some() {
         let with_book: Vec<Config> = configs
             .iter()

@@ -6,9 +6,7 @@ use anyhow::{anyhow, bail};
 
 use c4solver::solver::StopFlag;
 use c4solver::table::TableError;
-use c4solver::{
-    Book7x6, BookError, Config, DepthKind, ReplaceKind, Solver7x6, SolverKind, TableKind,
-};
+use c4solver::{Book, BookError, Config, DepthKind, ReplaceKind, Solver, SolverKind, TableKind};
 
 use super::args::EngineArgs;
 use super::pool::Worker;
@@ -54,7 +52,11 @@ pub type Configs = (Vec<Config>, Vec<(Config, String)>);
 ///
 /// # Errors
 /// A `--table-mb` that leaves a worker less than 1 MB.
-pub fn configs(engine: &EngineArgs, stats: bool, workers: usize) -> anyhow::Result<Configs> {
+pub fn configs<const W: usize, const H: usize>(
+    engine: &EngineArgs,
+    stats: bool,
+    workers: usize,
+) -> anyhow::Result<Configs> {
     let sizes = table_mb_per_worker(engine, workers)?;
     let solvers = if engine.solver.is_empty() {
         vec![SolverKind::Tuned]
@@ -92,7 +94,7 @@ pub fn configs(engine: &EngineArgs, stats: bool, workers: usize) -> anyhow::Resu
                         if good.contains(&config) || left_out.iter().any(|(c, _)| *c == config) {
                             continue;
                         }
-                        match config.check::<7, 6>() {
+                        match config.check::<W, H>() {
                             Ok(()) => good.push(config),
                             Err(e) => left_out.push((config, e.to_string())),
                         }
@@ -109,20 +111,20 @@ pub fn configs(engine: &EngineArgs, stats: bool, workers: usize) -> anyhow::Resu
 /// one thread per worker, each with its share of `--table-mb`, the book the
 /// options choose (the built-in one unless `--no-book` or `--book FILE`) and
 /// `stop` as its stop flag. With more than one worker, the solvers are joinable
-/// ([`Solver7x6::new_joinable`]) so that idle workers can help the last searches.
+/// ([`Solver::new_joinable`]) so that idle workers can help the last searches.
 ///
 /// # Errors
 /// A list where one value is expected, a table that cannot be built, or a book
 /// file that cannot be read, with a message naming the command or the file.
-pub fn workers(
+pub fn workers<const W: usize, const H: usize>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
     workers: usize,
     stop: &StopFlag,
-) -> anyhow::Result<Vec<Worker<Solver7x6>>> {
-    let config = config_for(engine, command, stats, workers)?;
-    let book = book_file(engine)?;
+) -> anyhow::Result<Vec<Worker<Solver<W, H>>>> {
+    let config = config_for::<W, H>(engine, command, stats, workers)?;
+    let book = book_file::<W, H>(engine)?;
     // The memory asked for, in all, for the message if it cannot be had.
     let total = engine
         .table_mb
@@ -132,9 +134,9 @@ pub fn workers(
     (0..workers)
         .map(|_| {
             let solver = if workers == 1 {
-                Solver7x6::new(config)
+                Solver::<W, H>::new(config)
             } else {
-                Solver7x6::new_joinable(config)
+                Solver::<W, H>::new_joinable(config)
             };
             let mut solver = solver.map_err(|e| match e {
                 TableError::Alloc { .. } => TableError::Alloc { mb: total },
@@ -160,13 +162,16 @@ pub fn workers(
 ///
 /// # Errors
 /// As [`worker_solvers`].
-pub fn team_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver7x6> {
-    let mut config = config_for(engine, command, false, 1)?;
+pub fn team_solver<const W: usize, const H: usize>(
+    engine: &EngineArgs,
+    command: &str,
+) -> anyhow::Result<Solver<W, H>> {
+    let mut config = config_for::<W, H>(engine, command, false, 1)?;
     if config.can_share() {
         config.threads = threads(engine);
     }
-    let mut solver = Solver7x6::new(config)?;
-    if let Some(book) = book_file(engine)? {
+    let mut solver = Solver::<W, H>::new(config)?;
+    if let Some(book) = book_file::<W, H>(engine)? {
         solver.set_book(Some(book));
     }
     Ok(solver)
@@ -175,12 +180,14 @@ pub fn team_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver7
 /// The book file of `--book FILE`, read and checked.
 ///
 /// # Errors
-/// A file that is not a whole 7x6 book, with the reason.
-pub fn book_file(engine: &EngineArgs) -> anyhow::Result<Option<Book7x6>> {
+/// A file that is not a whole book of the board's size, with the reason.
+pub fn book_file<const W: usize, const H: usize>(
+    engine: &EngineArgs,
+) -> anyhow::Result<Option<Book<W, H>>> {
     let Some(Some(path)) = &engine.book else {
         return Ok(None);
     };
-    let book = Book7x6::read(path).map_err(|e| match e {
+    let book = Book::<W, H>::read(path).map_err(|e| match e {
         BookError::Io { .. } => anyhow!("--book {e}"),
         BookError::BadMagic => anyhow!(
             "--book {}: {e} (--book takes the next name as its file: to name the built-in \
@@ -207,12 +214,16 @@ pub fn threads(engine: &EngineArgs) -> usize {
 ///
 /// # Errors
 /// As [`worker_solvers`], but for the book file.
-pub fn single_config(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Config> {
-    config_for(engine, command, stats, threads(engine))
+pub fn single_config<const W: usize, const H: usize>(
+    engine: &EngineArgs,
+    command: &str,
+    stats: bool,
+) -> anyhow::Result<Config> {
+    config_for::<W, H>(engine, command, stats, threads(engine))
 }
 
 /// The one configuration of a command, for `workers` workers.
-fn config_for(
+fn config_for<const W: usize, const H: usize>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
@@ -228,7 +239,7 @@ fn config_for(
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
         bail!("{flag} takes a single value for `{command}` (lists are for `bench --compare`)");
     }
-    let (good, left_out) = configs(engine, stats, workers)?;
+    let (good, left_out) = configs::<W, H>(engine, stats, workers)?;
     if let Some((_, reason)) = left_out.first() {
         bail!("{reason}");
     }

@@ -3,7 +3,7 @@
 //! per worker, and kept in the order they were drawn, so that a seed gives the
 //! same file with any number of threads.
 
-use c4solver::Solver7x6;
+use c4solver::Solver;
 use c4solver::generate::{self, Generated, Request};
 use c4solver::solver::SolveError;
 
@@ -20,7 +20,7 @@ use super::signals::Signals;
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     args: &GenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -29,7 +29,7 @@ pub fn run(
     // Set by a signal, or by the run once enough positions are kept (or stdout
     // is closed): the candidates still being labelled are dropped.
     let stop = signals.stop_flag().child();
-    let workers = engine::workers(engine_args, "generate", false, threads, &stop)?;
+    let workers = engine::workers::<W, H>(engine_args, "generate", false, threads, &stop)?;
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),
@@ -48,10 +48,10 @@ pub fn run(
     if request.is_possible() {
         pool::run(
             workers,
-            FromIter(generate::candidates(&request)),
+            FromIter(generate::candidates::<W, H>(&request)),
             4 * threads + 16,
             &stop,
-            |solver: &mut Solver7x6, _, (moves, pos)| match generate::label(
+            |solver: &mut Solver<W, H>, _, (moves, pos)| match generate::label(
                 solver, &pos, difficulty,
             ) {
                 Ok(score) => Some(Ok(score.map(|score| Generated { moves, score }))),

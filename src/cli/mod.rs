@@ -17,6 +17,8 @@ mod solve;
 mod source;
 
 use args::{Cli, Command};
+#[cfg(not(test))]
+use c4solver::with_size;
 use signals::Signals;
 
 /// How a run ended, before it becomes an exit code.
@@ -59,19 +61,34 @@ impl Outcome {
     }
 }
 
+/// Runs the command on the `W`x`H` board (`--size`).
+fn run_sized<const W: usize, const H: usize>(
+    cli: &Cli,
+    signals: &Signals,
+) -> anyhow::Result<Outcome> {
+    let engine = &cli.engine;
+    match &cli.command {
+        None => solve::run::<W, H>(&cli.solve, &cli.files, engine, signals),
+        Some(Command::Solve(s)) => solve::run::<W, H>(&s.args, &s.files, engine, signals),
+        Some(Command::Bench(b)) => bench::run::<W, H>(b, engine, signals),
+        Some(Command::Generate(g)) => generate::run::<W, H>(g, engine, signals),
+        Some(Command::Book(b)) => book::run::<W, H>(b, engine, signals),
+        Some(Command::Analyze(a)) => analyze::run::<W, H>(a, engine, signals),
+        Some(Command::Play(p)) => play::run::<W, H>(p, engine, signals),
+    }
+}
+
 /// Runs the command: every error is reported on stderr here, and the outcome says
 /// which exit code fits.
 pub fn run(cli: Cli) -> Outcome {
     let signals = Signals::install();
-    let result = match &cli.command {
-        None => solve::run(&cli.solve, &cli.files, &cli.engine, &signals),
-        Some(Command::Solve(s)) => solve::run(&s.args, &s.files, &cli.engine, &signals),
-        Some(Command::Bench(b)) => bench::run(b, &cli.engine, &signals),
-        Some(Command::Generate(g)) => generate::run(g, &cli.engine, &signals),
-        Some(Command::Book(b)) => book::run(b, &cli.engine, &signals),
-        Some(Command::Analyze(a)) => analyze::run(a, &cli.engine, &signals),
-        Some(Command::Play(p)) => play::run(p, &cli.engine, &signals),
-    };
+    // The unit tests of the command line never run a command: compiling every
+    // size into them too would only double the time the tests take to build
+    // (the end-to-end tests in tests/ run the real binary, with every size).
+    #[cfg(not(test))]
+    let result = with_size!(cli.engine.size, run_sized(&cli, &signals));
+    #[cfg(test)]
+    let result = run_sized::<7, 6>(&cli, &signals);
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");
         Outcome::Failure

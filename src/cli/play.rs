@@ -17,7 +17,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use c4solver::solver::SolveError;
-use c4solver::{Mode, MoveError, Position, Solver7x6};
+use c4solver::{Board, Mode, MoveError, Solver};
 
 use super::Outcome;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
@@ -52,7 +52,10 @@ enum Typed {
 
 /// Reads one line typed by the human: `None` for a blank line, or why it is not a
 /// move of `pos` (the move numbered as in the game).
-fn parse_input(bytes: &[u8], pos: &Position) -> Result<Option<Typed>, String> {
+fn parse_input<const W: usize, const H: usize>(
+    bytes: &[u8],
+    pos: &Board<W, H>,
+) -> Result<Option<Typed>, String> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))?
         .trim();
@@ -63,12 +66,18 @@ fn parse_input(bytes: &[u8], pos: &Position) -> Result<Option<Typed>, String> {
         "u" | "undo" => Ok(Some(Typed::Undo)),
         "q" | "quit" => Ok(Some(Typed::Quit)),
         _ => {
-            let Ok(column) = text.parse::<u32>() else {
+            // A number, or on boards wider than nine the column's letter.
+            let letter = match text.chars().collect::<Vec<_>>()[..] {
+                [ch] if ch.is_ascii_alphabetic() => Board::<W, H>::column_of_symbol(ch),
+                _ => None,
+            };
+            let Some(column) = text.parse::<u32>().ok().or(letter) else {
                 return Err(format!(
-                    "expected a column (1-7), h, u or q, found {text:?}"
+                    "expected a column (1-{}), h, u or q, found {text:?}",
+                    Board::<W, H>::column_symbol(W - 1)
                 ));
             };
-            let width = Position::WIDTH;
+            let width = W;
             if column == 0 || column as usize > width {
                 return Err(MoveError::ColumnOutOfRange {
                     index,
@@ -93,11 +102,11 @@ fn parse_input(bytes: &[u8], pos: &Position) -> Result<Option<Typed>, String> {
 /// The board, top row first, with the column numbers under it, 4 characters a
 /// column (room for a score, `-18`, under each): `x` (or a red disc) for the
 /// first player, `o` (or a yellow disc) for the second.
-fn draw(pos: &Position, colour: bool) -> String {
+fn draw<const W: usize, const H: usize>(pos: &Board<W, H>, colour: bool) -> String {
     let first_to_move = pos.moves_played().is_multiple_of(2);
     let mut s = String::new();
-    for row in (0..Position::HEIGHT).rev() {
-        for col in 0..Position::WIDTH {
+    for row in (0..H).rev() {
+        for col in 0..W {
             let cell = match pos.cell(col, row) {
                 None if colour => "\x1b[2m·\x1b[0m",
                 None => ".",
@@ -113,16 +122,16 @@ fn draw(pos: &Position, colour: bool) -> String {
         }
         s.push('\n');
     }
-    for col in 1..=Position::WIDTH {
-        s.push_str(&format!("{col:>4}"));
+    for col in 0..W {
+        s.push_str(&format!("{:>4}", Board::<W, H>::column_symbol(col)));
     }
     s.push('\n');
     s
 }
 
 /// The game so far.
-struct Game {
-    pos: Position,
+struct Game<const W: usize, const H: usize> {
+    pos: Board<W, H>,
     /// Every move from the empty board.
     history: Vec<usize>,
     /// Moves of the starting position (never taken back).
@@ -130,7 +139,7 @@ struct Game {
     human_first: bool,
 }
 
-impl Game {
+impl<const W: usize, const H: usize> Game<W, H> {
     fn humans_turn(&self) -> bool {
         self.pos.moves_played() % 2 == usize::from(!self.human_first)
     }
@@ -156,7 +165,7 @@ impl Game {
             return false;
         }
         self.history.truncate(self.history.len() - 2);
-        let mut pos = Position::new();
+        let mut pos = Board::<W, H>::new();
         for &c in &self.history {
             pos.play_col(c);
         }
@@ -185,7 +194,7 @@ impl Screen {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     args: &PlayArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -193,7 +202,7 @@ pub fn run(
     // The positions of one game share most of their subtrees: keep the table.
     let mut engine_args = engine_args.clone();
     engine_args.keep_table = true;
-    let mut solver = engine::team_solver(&engine_args, "play")?;
+    let mut solver = engine::team_solver::<W, H>(&engine_args, "play")?;
     solver.set_stop_flag(signals.stop_flag().clone());
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
@@ -206,11 +215,17 @@ pub fn run(
         colour: io::stdout().is_terminal(),
         interactive: io::stdin().is_terminal(),
     };
-    let pos = match Position::parse(&args.start) {
+    let pos = match Board::<W, H>::parse(&args.start) {
         Ok(pos) => pos,
         Err(e) => anyhow::bail!("--start {}: {e}", args.start),
     };
-    let history: Vec<usize> = args.start.bytes().map(|b| usize::from(b - b'1')).collect();
+    // Every symbol names a column: the string parsed.
+    let history: Vec<usize> = args
+        .start
+        .chars()
+        .filter_map(Board::<W, H>::column_of_symbol)
+        .map(|c| c as usize - 1)
+        .collect();
     let mut game = Game {
         pos,
         start: history.len(),
@@ -235,9 +250,9 @@ pub fn run(
 
 /// The solver's move at `level`: the best move nearest the centre at `perfect`,
 /// otherwise one at random among those within the level's margin of the best.
-fn choose(
-    solver: &mut Solver7x6,
-    pos: &Position,
+fn choose<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    pos: &Board<W, H>,
     level: LevelArg,
     rng: &mut ChaCha8Rng,
 ) -> Result<usize, SolveError> {
@@ -252,13 +267,13 @@ fn choose(
 
 /// The game loop; `Ok` when the game ended, was quit, ran out of input or was
 /// stopped by a signal (the caller's exit code says which).
-fn play(
-    game: &mut Game,
-    solver: &mut Solver7x6,
+fn play<const W: usize, const H: usize>(
+    game: &mut Game<W, H>,
+    solver: &mut Solver<W, H>,
     screen: &mut Screen,
     input: &mut source::Input,
     signals: &Signals,
-    mut choose: impl FnMut(&mut Solver7x6, &Position) -> Result<usize, SolveError>,
+    mut choose: impl FnMut(&mut Solver<W, H>, &Board<W, H>) -> Result<usize, SolveError>,
 ) -> io::Result<Outcome> {
     let (you, it) = match (game.human_first, screen.colour) {
         (true, true) => ("red", "yellow"),
@@ -269,7 +284,8 @@ fn play(
     let order = if game.human_first { "first" } else { "second" };
     screen.say(&format!(
         "You are {you} and play {order}; the solver is {it}. \
-         Type a column (1-7), h for every column's score, u to take back, q to quit.\n"
+         Type a column (1-{}), h for every column's score, u to take back, q to quit.\n",
+        Board::<W, H>::column_symbol(W - 1)
     ))?;
     screen.say(&draw(&game.pos, screen.colour))?;
     let mut outcome = Outcome::Ok;
@@ -287,7 +303,10 @@ fn play(
                 return Ok(outcome);
             };
             let over = game.play(col);
-            screen.say(&format!("solver plays {}\n", col + 1))?;
+            screen.say(&format!(
+                "solver plays {}\n",
+                Board::<W, H>::column_symbol(col)
+            ))?;
             screen.say(&draw(&game.pos, screen.colour))?;
             if let Some(result) = over {
                 screen.say(&format!("{result}\n"))?;
@@ -348,7 +367,9 @@ fn play(
                         None => text.push_str("   -"),
                     }
                 }
-                let best = analysis.best_move().map_or(0, |c| c + 1);
+                let best = analysis
+                    .best_move()
+                    .map_or('-', Board::<W, H>::column_symbol);
                 text.push_str(&format!(
                     "  your score per column (> 0 wins, 0 draws, < 0 loses); best: {best}\n"
                 ));
@@ -369,6 +390,7 @@ fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use c4solver::Position;
 
     #[test]
     fn inputs_and_their_errors() {
@@ -398,6 +420,50 @@ mod tests {
         assert_eq!(
             parse_input(b"1", &full).unwrap_err(),
             "column 1 is already full at move 7"
+        );
+    }
+
+    #[test]
+    fn wide_boards_take_numbers_and_letters() {
+        let pos = Board::<12, 4>::new();
+        for (typed, col) in [
+            ("10", 9),
+            ("a", 9),
+            ("B", 10),
+            ("12", 11),
+            ("c", 11),
+            ("9", 8),
+        ] {
+            assert_eq!(
+                parse_input(typed.as_bytes(), &pos),
+                Ok(Some(Typed::Column(col))),
+                "{typed}"
+            );
+        }
+        assert_eq!(
+            parse_input(b"d", &pos).unwrap_err(),
+            "column 13 is out of range (1..=12) at move 1"
+        );
+        assert_eq!(
+            parse_input(b"xy", &pos).unwrap_err(),
+            "expected a column (1-c), h, u or q, found \"xy\""
+        );
+        // on 7x6 a letter is not a column
+        assert_eq!(
+            parse_input(b"a", &Position::new()).unwrap_err(),
+            "expected a column (1-7), h, u or q, found \"a\""
+        );
+        let lines: Vec<String> = draw(&Board::<12, 4>::parse("9ab").unwrap(), false)
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            lines[4].split_whitespace().collect::<String>(),
+            "123456789abc"
+        );
+        assert_eq!(
+            lines[3].split_whitespace().collect::<String>(),
+            "........xox."
         );
     }
 

@@ -7,7 +7,7 @@ use c4solver::harness;
 use c4solver::input::parse_line;
 use c4solver::solver::SolveError;
 use c4solver::table::TableStats;
-use c4solver::{Mode, Solver7x6};
+use c4solver::{Mode, Solver};
 
 use super::Outcome;
 use super::args::{EngineArgs, SolveArgs};
@@ -23,7 +23,7 @@ use super::source::{self, Line, Message};
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     args: &SolveArgs,
     files: &[PathBuf],
     engine: &EngineArgs,
@@ -32,7 +32,7 @@ pub fn run(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let workers = engine::workers(engine, "solve", args.stats, threads, &stop)?;
+    let workers = engine::workers::<W, H>(engine, "solve", args.stats, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     let input = source::spawn(files, 4);
     let (tx, writer) = output::stdout();
@@ -43,7 +43,7 @@ pub fn run(
         input,
         4 * threads + 64,
         &stop,
-        |solver: &mut Solver7x6, seq, msg| match msg {
+        |solver: &mut Solver<W, H>, seq, msg| match msg {
             Message::Failed { seq: read, message } => Some((
                 Item {
                     seq: {
@@ -86,9 +86,9 @@ pub fn run(
 /// output aligned with the input), what it means for the exit code, and the
 /// table statistics of its search if the solver counts them; `None` if the
 /// search was stopped.
-pub fn answer(
+pub fn answer<const W: usize, const H: usize>(
     line: &Line,
-    solver: &mut Solver7x6,
+    solver: &mut Solver<W, H>,
     mode: Mode,
     json: bool,
 ) -> Option<(Item, Outcome, Option<TableStats>)> {
@@ -97,7 +97,7 @@ pub fn answer(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line::<7, 6>(&line.bytes, line.truncated) {
+    let q = match parse_line::<W, H>(&line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

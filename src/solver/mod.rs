@@ -658,25 +658,20 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     const STANDARD: bool = W == 7 && H == 6;
 
     /// [`Solver::new`] on a board other than 7x6: the configurations of
-    /// [`Config::any_size`] only.
+    /// [`Config::any_size`] only, and the tuned search always over the shared
+    /// table (with no helper thread for one thread), so that each size compiles
+    /// two searches, not five: the shared table's layouts are the compact
+    /// table's (sets of two 4-byte entries where their partial key is exact,
+    /// 8-byte entries below), read and written with relaxed atomics that cost
+    /// nothing on one thread.
     fn new_any_size(config: Config) -> Result<Self, TableError> {
         config.check::<W, H>()?;
-        if config.is_parallel() {
-            let engine = Engine::Team(team::<W, H>(&config, config.threads - 1)?);
-            return Ok(Self::with_engine(config, engine));
-        }
         let engine = match config.kind {
             SolverKind::Reference => Engine::Reference(Reference::new(UpperTable::for_board(
                 config.table_mb,
                 Board::<W, H>::MIN_SCORE,
             )?)),
-            SolverKind::Tuned if narrow_fits::<W, H>(config.table_mb) => {
-                Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(config.table_mb)?))
-            }
-            SolverKind::Tuned => {
-                let wide = SharedTable::<Wide>::for_board::<W, H>(config.table_mb)?;
-                Engine::Tables(Box::new(Tuned::<W, H, _, false>::new(wide)))
-            }
+            SolverKind::Tuned => Engine::Team(team::<W, H>(&config, config.threads.max(1) - 1)?),
         };
         Ok(Self::with_engine(config, engine))
     }

@@ -161,9 +161,13 @@ impl CompactTable {
         let len = prev_prime((bytes / std::mem::size_of::<u64>()) as u64);
         if u128::from(len) << KEY_BITS < key_bound {
             // The smallest size that works, for the message.
+            // (Counted from the sets needed, not by trying every size from `mb` up:
+            // a board of 64 bits needs terabytes.)
             let need = key_bound.div_ceil(1 << KEY_BITS);
-            let mut min_mb = mb;
-            while (u128::from(prev_prime((min_mb as u64) << 17))) < need {
+            let per_mb = (1u128 << 20) / std::mem::size_of::<u64>() as u128;
+            let mut min_mb = usize::try_from(need.div_ceil(per_mb)).unwrap_or(usize::MAX);
+            while min_mb < usize::MAX >> 20 && u128::from(prev_prime((min_mb as u64) << 17)) < need
+            {
                 min_mb += 1;
             }
             return Err(TableError::TooSmallForKey { mb, min_mb });
@@ -453,6 +457,16 @@ mod tests {
             TableError::TooSmallForKey { mb: 62, min_mb: 63 }
         );
         assert_eq!(CompactTable::sets_for(63, key_bound(7, 6)), Ok(8_257_531));
+        // 8x7: 64-bit keys need 2^38 sets, 2 TB: said at once, not searched for.
+        let Err(TableError::TooSmallForKey { min_mb, .. }) =
+            CompactTable::sets_for(64, key_bound(8, 7))
+        else {
+            panic!("8x7 keys do not fit 64 MB");
+        };
+        assert_eq!(
+            min_mb as u128,
+            (key_bound(8, 7) >> 26).div_ceil(1 << 17) + 1
+        );
         assert!(CompactTable::for_board::<7, 6>(0).is_err());
         // small boards need small tables
         assert!(CompactTable::for_board::<4, 4>(1).is_ok());

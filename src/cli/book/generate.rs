@@ -19,19 +19,19 @@ use super::super::signals::Signals;
 /// # Errors
 /// A checkpoint made with other arguments, a table that cannot be built, or an
 /// I/O error.
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     args: &BookGenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let config = engine::single_config(engine_args, "book generate", false)?;
+    let config = engine::single_config::<W, H>(engine_args, "book generate", false)?;
     let options = Options {
         depth: args.stones as usize,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         threads: engine::threads(engine_args),
         config,
     };
-    let mut generation = Generation::<7, 6>::open(options, &args.out)?;
+    let mut generation = Generation::<W, H>::open(options, &args.out)?;
     let (done, total) = (generation.done(), generation.total());
     eprintln!(
         "c4solver: book generate: depth {}, shard {}: {total} positions of {} stones to solve \

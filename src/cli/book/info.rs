@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use c4solver::Book7x6;
+use c4solver::Book;
 
 use super::super::Outcome;
 use super::super::args::BookInfoArgs;
@@ -12,19 +12,24 @@ use super::super::args::BookInfoArgs;
 /// Describes the book.
 ///
 /// # Errors
-/// A file that is not a 7x6 book or shard, or stdout failing.
-pub fn run(args: &BookInfoArgs) -> anyhow::Result<Outcome> {
+/// A file that is not a book or shard of the board's size (`--size`), or stdout
+/// failing.
+pub fn run<const W: usize, const H: usize>(args: &BookInfoArgs) -> anyhow::Result<Outcome> {
     let (name, book) = match &args.file {
         Some(path) => (
             path.display().to_string(),
-            Book7x6::read_any(path).map_err(|e| match e {
+            Book::<W, H>::read_any(path).map_err(|e| match e {
                 c4solver::BookError::Io { .. } => anyhow::Error::new(e),
                 e => anyhow::anyhow!("{}: {e}", path.display()),
             })?,
         ),
         None => (
             "built-in".to_string(),
-            Book7x6::builtin().context("the built-in book does not check out")?,
+            if (W, H) == (7, 6) {
+                Book::<W, H>::builtin().context("the built-in book does not check out")?
+            } else {
+                anyhow::bail!("there is no built-in {W}x{H} book: name a book file")
+            },
         ),
     };
     let h = book.header();

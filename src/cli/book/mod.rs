@@ -14,11 +14,15 @@ use super::signals::Signals;
 /// # Errors
 /// Whatever the subcommand reports (a file that cannot be read or written, a
 /// checkpoint or shard that does not fit, a table that cannot be built).
-pub fn run(args: &BookArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
+pub fn run<const W: usize, const H: usize>(
+    args: &BookArgs,
+    engine: &EngineArgs,
+    signals: &Signals,
+) -> anyhow::Result<Outcome> {
     match &args.action {
-        BookAction::Generate(g) => generate::run(g, engine, signals),
-        BookAction::Merge(m) => merge::run(m),
-        BookAction::Verify(v) => verify::run(v, engine, signals),
-        BookAction::Info(i) => info::run(i),
+        BookAction::Generate(g) => generate::run::<W, H>(g, engine, signals),
+        BookAction::Merge(m) => merge::run::<W, H>(m),
+        BookAction::Verify(v) => verify::run::<W, H>(v, engine, signals),
+        BookAction::Info(i) => info::run::<W, H>(i),
     }
 }

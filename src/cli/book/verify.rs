@@ -2,7 +2,7 @@
 //! sample of its entries against a book-free solve, one `moves score` line per
 //! entry as soon as it is checked and next in order.
 
-use c4solver::Book7x6;
+use c4solver::Book;
 use c4solver::book::verify;
 
 use super::super::Outcome;
@@ -15,14 +15,14 @@ use super::super::signals::Signals;
 /// Verifies the book.
 ///
 /// # Errors
-/// A file that is not a 7x6 book or shard, a table that cannot be built, or
+/// A file that is not a book or shard of the board's size, a table that cannot be built, or
 /// stdout failing.
-pub fn run(
+pub fn run<const W: usize, const H: usize>(
     args: &BookVerifyArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let book = Book7x6::read_any(&args.file).map_err(|e| match e {
+    let book = Book::<W, H>::read_any(&args.file).map_err(|e| match e {
         c4solver::BookError::Io { .. } => anyhow::Error::new(e),
         e => anyhow::anyhow!("{}: {e}", args.file.display()),
     })?;
@@ -53,7 +53,7 @@ pub fn run(
         .sample
         .map_or(book.len(), |k| k.min(book.len() as u64) as usize);
     let sample = verify::sample(&book, count, args.seed);
-    let config = engine::single_config(engine_args, "book verify", false)?;
+    let config = engine::single_config::<W, H>(engine_args, "book verify", false)?;
     let bar = progress::bar(
         sample.len() as u64,
         "{bar:40} {pos}/{len} entries re-solved, {per_sec} [{elapsed_precise}, eta {eta}]",
@@ -62,7 +62,7 @@ pub fn run(
     let wrong = std::sync::atomic::AtomicUsize::new(0);
     let checked = std::sync::atomic::AtomicUsize::new(0);
     let stop = signals.stop_flag().clone();
-    let result = verify::resolve::<7, 6>(
+    let result = verify::resolve::<W, H>(
         &sample,
         config,
         engine::threads(engine_args),
