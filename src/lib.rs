@@ -81,6 +81,25 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+//! Other board sizes: every type takes the board's width and height as const
+//! parameters, and [`Size`] with [`with_size!`] picks one at run time (see
+//! [`size`]); any board whose `W * (H + 1)` bits fit in 64 works:
+//!
+//! ```
+//! use c4solver::{Board, Config, Mode, Size, Solver, with_size};
+//!
+//! let mut solver = Solver::<5, 4>::new(Config::default())?;
+//! // John Tromp's table: 5x4 is a draw.
+//! assert_eq!(solver.solve(&Board::<5, 4>::new(), Mode::Strong)?.score, 0);
+//!
+//! fn quickest_win<const W: usize, const H: usize>() -> i32 {
+//!     Board::<W, H>::MAX_SCORE
+//! }
+//! let size: Size = "8x7".parse()?;
+//! assert_eq!(with_size!(size, quickest_win()), 25); // (56 + 1 - 6) / 2
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
 pub mod analysis;
 pub mod book;
 pub mod generate;
