@@ -2,6 +2,7 @@
 """John Tromp's table of solved board sizes, with c4solver's results.
 
     python3 scripts/sizes-table.py [docs/sizes.tsv] [--projection]
+    python3 scripts/sizes-table.py --write README.md docs/sizes.md
 
 Reads the results that `cargo run --release --example tromp` appends to
 docs/sizes.tsv (one tab-separated line per size: size, mode, score, nodes,
@@ -12,11 +13,14 @@ Tromp writes it: + first player wins, = draw, - second player wins), the nodes
 and the time. A result whose sign differs from Tromp's is marked; a size not yet
 solved shows how long it ran. With --projection, the table of the sizes out of
 reach instead: their cost projected from the growth of nodes with the number of
-cells among the solved sizes.
+cells among the solved sizes. With --write, the blocks between
+`<!-- sizes-table -->` (or `<!-- sizes-projection -->`) and `<!-- end sizes -->`
+in the given markdown files are rewritten with docs/sizes.tsv's tables.
 """
 
 import math
 import pathlib
+import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -145,7 +149,10 @@ def projection(results):
         f"more per column at a fixed number of cells; times at the {rate / 1e6:.2f} M "
         "nodes/s these searches averaged on one core of this machine.",
         "",
-        "| size | cells | Tromp | projected nodes | projected time, one core | ran here |",
+        "A size stopped here ran at least its time at about that rate: the last "
+        "column's lower bound, which says where the fit is too hopeful.",
+        "",
+        "| size | cells | Tromp | projected nodes | projected time, one core | ran here: at least |",
         "|---|---|---|---|---|---|",
     ]
     for h in sorted(TROMP, reverse=True):
@@ -156,7 +163,11 @@ def projection(results):
                 continue
             cells = w * h
             nodes = 10 ** (a + per_cell * cells + per_col * w)
-            ran = "not run" if r is None else f"stopped after {time_text(r[2])}"
+            ran = (
+                "not run"
+                if r is None
+                else f"stopped after {time_text(r[2])}: {nodes_text(rate * r[2])}"
+            )
             out.append(
                 f"| {w}x{h} | {cells} | {tromp} | {nodes_text(nodes)} "
                 f"| {time_text(nodes / rate)} | {ran} |"
@@ -164,7 +175,26 @@ def projection(results):
     return "\n".join(out)
 
 
+def write(files, results):
+    """Rewrites the table blocks of `files` in place."""
+    blocks = {"sizes-table": table(results), "sizes-projection": projection(results)}
+    for name in files:
+        path = pathlib.Path(name)
+        text = path.read_text()
+        for key, body in blocks.items():
+            text = re.sub(
+                rf"(<!-- {key} -->\n).*?(<!-- end sizes -->)",
+                lambda m, body=body: m.group(1) + body + "\n" + m.group(2),
+                text,
+                flags=re.S,
+            )
+        path.write_text(text)
+
+
 def main():
+    if "--write" in sys.argv:
+        write([a for a in sys.argv[1:] if a != "--write"], read(ROOT / "docs" / "sizes.tsv"))
+        return
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     path = pathlib.Path(args[0]) if args else ROOT / "docs" / "sizes.tsv"
     results = read(path)

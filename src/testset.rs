@@ -168,22 +168,24 @@ pub fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
     if score == 0 {
         return cells - stones;
     }
-    let s = score.unsigned_abs() as usize;
+    let s = i64::from(score.unsigned_abs());
+    let cells_i = cells as i64;
     // The winning move is played onto n stones, n in {cells - 2s, cells + 1 - 2s}.
     let mover_parity = if score > 0 {
         stones % 2
     } else {
         (stones + 1) % 2
-    };
-    let n = if (cells - 2 * s) % 2 == mover_parity {
-        cells - 2 * s
+    } as i64;
+    let n = if (cells_i - 2 * s).rem_euclid(2) == mover_parity {
+        cells_i - 2 * s
     } else {
-        cells + 1 - 2 * s
+        cells_i + 1 - 2 * s
     };
     debug_assert!(
-        n >= stones && n < cells,
+        n >= stones as i64 && n < cells_i,
         "score {score} is impossible with {stones} stones on {cells} cells"
     );
+    let n = n.max(stones as i64) as usize;
     n + 1 - stones
 }
 
@@ -329,7 +331,8 @@ mod tests {
     #[test]
     fn moves_left_on_other_boards() {
         for cells in [16, 20, 25, 35, 56] {
-            for n in 0..cells {
+            // nobody wins before their fourth stone: the side to move from 6 stones
+            for n in 6..cells {
                 // the side to move wins with the move onto n stones: 1 move left
                 let win = ((cells + 1 - n) / 2) as i32;
                 assert_eq!(moves_left_on(cells, n, win), 1, "{cells} cells, {n} stones");
