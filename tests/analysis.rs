@@ -19,7 +19,7 @@ mod common;
 
 use c4solver::harness::expected;
 use c4solver::testset::Entry;
-use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
+use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag, TableKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -165,6 +165,23 @@ fn check_set(name: &str, count: usize) {
     assert_eq!(entries.len(), count);
     for e in &entries {
         check_entry(&mut analyst, &mut oracle, e, thorough);
+    }
+}
+
+/// The analysis over the `bounds` table (every bound kind with best-move hints),
+/// against the default solver's scores.
+#[test]
+fn bounds_table_analyst() {
+    let mut analyst = Solver7x6::new(Config {
+        table: TableKind::Bounds,
+        ..Config::tuned_without_book()
+    })
+    .unwrap();
+    let mut oracle = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    for (name, count) in [("Test_L2_R1", 20), ("Test_L2_R2", 10)] {
+        for e in &sample(name, count) {
+            check_entry(&mut analyst, &mut oracle, e, true);
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use c4solver::{Board, Config, Mode, Solver, TableKind};
+use c4solver::{Board, Config, Mode, Solver};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -229,8 +229,10 @@ fn check_analysis<const W: usize, const H: usize>(positions: usize, seed: u64, s
     let mut solvers = [
         Config::reference(),
         Config::tuned(),
+        // Two threads over one shared table (the `bounds` table's analysis, a 7x6
+        // tool, is checked in tests/analysis.rs).
         Config {
-            table: TableKind::Bounds,
+            threads: 2,
             ..Config::tuned()
         },
     ]
