@@ -13,13 +13,14 @@
 //!   oracle's), `generate` (every label is the oracle's and lies in its bucket),
 //!   `book generate` (a book whose answers are the book-free solver's).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use c4solver::testset::{Difficulty, Stage, moves_left_on};
 use c4solver::{Board, Config, Mode, Size, Solver, with_size};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+use common::run as c4solver;
 
 /// A board as a plain grid: `cells[col][row]`, 0 empty, 1 and 2 the players.
 #[derive(Clone)]
@@ -195,24 +196,6 @@ fn small_empty_boards_against_alpha_beta() {
     check_empty::<4, 4>(0);
     check_empty::<5, 4>(0);
     check_empty::<4, 5>(0);
-}
-
-fn c4solver(args: &[&str], input: &str) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A run refused at once may close its stdin before it is written.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
 }
 
 /// The score column of `solve`'s output (`moves score nodes us`, the moves

@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 use c4solver::testset::TestSet;
 
@@ -27,4 +29,24 @@ pub fn bundled_set(name: &str) -> TestSet {
         .join("testsets")
         .join(name);
     TestSet::read(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs the `c4solver` binary with `args` and `input` on stdin: its stdout,
+/// stderr and exit code (-1 if killed by a signal).
+pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A run refused at once may close its stdin before it is written.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
 }
