@@ -6,7 +6,7 @@
 //!     [--results FILE] [SIZE...]
 //! ```
 //!
-//! `SIZE`s default to the 35 of Tromp's table (4x4 to 11x4 and 4x11), smallest
+//! `SIZE`s default to the 36 of Tromp's table (4x4 to 11x4 and 4x11), smallest
 //! first. Each result is appended to `FILE` (default `docs/sizes.tsv`) as soon as
 //! it is known, one tab-separated line `size mode score nodes seconds table_mb`;
 //! a size already in the file for this mode is skipped, so a stopped run picks up
