@@ -67,8 +67,9 @@ fn parse_input<const W: usize, const H: usize>(
         "q" | "quit" => Ok(Some(Typed::Quit)),
         _ => {
             // A number, or on boards wider than nine the column's letter.
-            let letter = match text.chars().collect::<Vec<_>>()[..] {
-                [ch] if ch.is_ascii_alphabetic() => Board::<W, H>::column_of_symbol(ch),
+            let mut chars = text.chars();
+            let letter = match (chars.next(), chars.next()) {
+                (Some(ch), None) if ch.is_ascii_alphabetic() => Board::<W, H>::column_of_symbol(ch),
                 _ => None,
             };
             let Some(column) = text.parse::<u32>().ok().or(letter) else {
