@@ -12,8 +12,9 @@ size of his table with our exact score of the empty board (and its sign as
 Tromp writes it: + first player wins, = draw, - second player wins), the nodes
 and the time. A result whose sign differs from Tromp's is marked; a size not yet
 solved shows how long it ran. With --projection, the table of the sizes out of
-reach instead: their cost projected from the growth of nodes with the number of
-cells among the solved sizes. With --write, the blocks between
+reach instead: their cost projected from the growth of nodes with size among
+the solved sizes (a fit over all of them, and the growth from the nearest two in
+the same column and in the same row). With --write, the blocks between
 `<!-- sizes-table -->` (or `<!-- sizes-projection -->`) and `<!-- end sizes -->`
 in the given markdown files are rewritten with docs/sizes.tsv's tables.
 """
@@ -132,6 +133,25 @@ def fit(points):
     return x
 
 
+def neighbours(results, w, h):
+    """Extrapolations from the two nearest solved sizes in the same column (one
+    row more: nodes(W, H-1)^2 / nodes(W, H-2)) and in the same row (one column
+    more); each only where both are solved."""
+    def nodes(size):
+        r = results.get(size)
+        return r[1] if r is not None and r[0] is not None else None
+
+    out = {}
+    for name, a, b in (
+        ("column", (w, h - 1), (w, h - 2)),
+        ("row", (w - 1, h), (w - 2, h)),
+    ):
+        n1, n2 = nodes(a), nodes(b)
+        if n1 is not None and n2 is not None:
+            out[name] = n1 * n1 / n2
+    return out
+
+
 def projection(results):
     big = [
         (w * h, w, r[1], r[2])
@@ -141,19 +161,27 @@ def projection(results):
     if len(big) < 4:
         return "Not enough solved sizes of 30 cells or more to project from."
     a, per_cell, per_col = fit([(c, w, math.log10(n)) for c, w, n, _ in big])
-    rate = sum(n for _, _, n, _ in big) / sum(s for _, _, _, s in big)
+    large = [(n, s) for _, _, n, s in big if n >= 1e9] or [(n, s) for _, _, n, s in big]
+    rate = sum(n for n, _ in large) / sum(s for _, s in large)
+    # How far off the fit is on the largest solved sizes (actual / fitted).
+    errors = sorted(
+        n / 10 ** (a + per_cell * c + per_col * w) for c, w, n, _ in big if c >= 45
+    ) or [1.0]
     out = [
-        f"Fitted on the {len(big)} solved sizes of 30 cells or more, log10(nodes) = "
-        f"{a:.2f} + {per_cell:.3f} x cells + {per_col:.3f} x width: nodes grow "
-        f"{10 ** per_cell:.2f}x per cell at a fixed width and {10 ** per_col:.2f}x "
-        f"more per column at a fixed number of cells; times at the {rate / 1e6:.2f} M "
-        "nodes/s these searches averaged on one core of this machine.",
+        "Three estimates of each size's nodes, none of them a bound: **fit**, a "
+        f"least-squares fit over the {len(big)} solved sizes of 30 cells or more, "
+        f"log10(nodes) = {a:.2f} + {per_cell:.3f} x cells + {per_col:.3f} x width "
+        f"({10 ** per_cell:.2f}x per cell at a fixed width, {10 ** per_col:.2f}x more "
+        "per column at a fixed number of cells); **column**, the growth from the "
+        "two sizes below it in its column carried one row further "
+        "(`nodes(W,H-1)^2 / nodes(W,H-2)`); **row**, the same along its row. The "
+        "projection is the largest of them (on the solved sizes of 45 cells or more "
+        f"the fit is off by a factor {errors[0]:.2f} to {errors[-1]:.2f}), its time at the {rate / 1e6:.2f} M nodes/s of the searches "
+        "of a billion nodes or more here. A size stopped at its limit ran at least "
+        "that long at about that rate: the last column.",
         "",
-        "A size stopped here ran at least its time at about that rate: the last "
-        "column's lower bound, which says where the fit is too hopeful.",
-        "",
-        "| size | cells | Tromp | projected nodes | projected time, one core | ran here: at least |",
-        "|---|---|---|---|---|---|",
+        "| size | cells | Tromp | fit | column | row | projected time, one core | ran here: at least |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for h in sorted(TROMP, reverse=True):
         for w in WIDTHS:
@@ -161,16 +189,19 @@ def projection(results):
             r = results.get((w, h))
             if tromp is None or (r is not None and r[0] is not None):
                 continue
-            cells = w * h
-            nodes = 10 ** (a + per_cell * cells + per_col * w)
+            fitted = 10 ** (a + per_cell * w * h + per_col * w)
+            near = neighbours(results, w, h)
+            worst = max([fitted, *near.values()])
             ran = (
                 "not run"
                 if r is None
                 else f"stopped after {time_text(r[2])}: {nodes_text(rate * r[2])}"
             )
+            col = nodes_text(near["column"]) if "column" in near else "-"
+            row = nodes_text(near["row"]) if "row" in near else "-"
             out.append(
-                f"| {w}x{h} | {cells} | {tromp} | {nodes_text(nodes)} "
-                f"| {time_text(nodes / rate)} | {ran} |"
+                f"| {w}x{h} | {w * h} | {tromp} | {nodes_text(fitted)} | {col} | {row} "
+                f"| {time_text(worst / rate)} | {ran} |"
             )
     return "\n".join(out)
 

@@ -1,5 +1,6 @@
 //! The documentation says what the program does: the commands and options of
-//! `docs/cli.md` are exactly those of `--help`, command by command.
+//! `docs/cli.md` are exactly those of `--help`, command by command, and the board
+//! sizes' tables are those of the recorded results.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -153,4 +154,58 @@ fn the_readme_points_to_the_reference() {
         std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
             .unwrap();
     assert!(readme.contains("docs/cli.md"));
+}
+
+/// The text between `<!-- {name} -->` and the next `<!-- end sizes -->` of `md`.
+fn block<'a>(md: &'a str, name: &str) -> &'a str {
+    let start = md
+        .find(&format!("<!-- {name} -->\n"))
+        .unwrap_or_else(|| panic!("no <!-- {name} --> block"));
+    let rest = &md[start..];
+    let body = &rest[rest.find('\n').unwrap() + 1..];
+    &body[..body.find("<!-- end sizes -->").expect("block not closed")]
+}
+
+/// `scripts/sizes-table.py`'s output for `args`.
+fn sizes_script(args: &[&str]) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(root.join("scripts/sizes-table.py"))
+        .args(args)
+        .output()
+        .expect("python3 runs scripts/sizes-table.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_sizes_tables_are_those_of_the_recorded_results() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let table = sizes_script(&[]);
+    let projection = sizes_script(&["--projection"]);
+    // Every solved size agrees with the sign of Tromp's table.
+    assert!(
+        !table.contains('≠'),
+        "a result differs from Tromp's:\n{table}"
+    );
+    assert!(table.contains("**+1** +"), "no solved size in:\n{table}");
+    for doc in ["README.md", "docs/sizes.md"] {
+        let md = std::fs::read_to_string(root.join(doc)).unwrap();
+        assert_eq!(
+            block(&md, "sizes-table"),
+            table,
+            "{doc}'s table is not docs/sizes.tsv's: run `python3 scripts/sizes-table.py --write README.md docs/sizes.md`"
+        );
+        if doc == "docs/sizes.md" {
+            assert_eq!(
+                block(&md, "sizes-projection"),
+                projection,
+                "{doc}'s projection"
+            );
+        }
+    }
 }
