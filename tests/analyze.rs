@@ -2,8 +2,9 @@
 //! for byte; weak signs; the principal variation field; JSON; expected scores;
 //! invalid lines; exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::{Command, Output};
 
 use c4solver::{Config, Mode, Position, Solver7x6};
 
@@ -12,20 +13,7 @@ fn c4() -> Command {
 }
 
 fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = c4()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::output(args, input.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

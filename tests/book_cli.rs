@@ -3,6 +3,8 @@
 //! --book` compares, and `book generate` killed and restarted goes on where it
 //! was, dropping a torn record.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -15,16 +17,7 @@ fn c4() -> Command {
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = c4()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A run refused at start may be gone before it reads its input.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    common::output(args, stdin.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

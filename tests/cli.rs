@@ -1,6 +1,8 @@
 //! End-to-end tests of the `c4solver` binary: stdin, files, every invalid-input
 //! kind, the expected-score check, exit codes, JSON and a closed stdout.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};
 
@@ -12,20 +14,7 @@ fn c4() -> Command {
 }
 
 fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = c4()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::output(args, input.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

@@ -4,7 +4,8 @@
 //! (1 for invalid lines or mismatches, 2 for unreadable files and resource errors,
 //! 130 when interrupted).
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -19,22 +20,7 @@ fn line(p: (&str, i32)) -> String {
 
 /// Runs the binary with `args`, feeding `stdin` from another thread.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The solver may stop reading early (e.g. a table error): ignore EPIPE.
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::output(args, stdin)
 }
 
 fn stdout_lines(out: &Output) -> Vec<String> {

@@ -4,8 +4,9 @@
 //! last line checked against the game's real end, and the commands `h`, `u`, `q`,
 //! invalid lines and the end of the input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 use c4solver::{Config, Mode, Position, Solver7x6};
 
@@ -13,17 +14,10 @@ use c4solver::{Config, Mode, Position, Solver7x6};
 const START: &str = "274552224131661";
 
 fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The game may end before the input does: a closed pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
+    let args: Vec<&str> = std::iter::once("play")
+        .chain(args.iter().copied())
+        .collect();
+    common::output(&args, input.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

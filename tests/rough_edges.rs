@@ -1,9 +1,10 @@
 //! The rough edges a new user hit (issue 18), each reproduced end to end: the
 //! command line does what the documentation says.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const A: &str = "2252576253462244111563365343671351441"; // score -1
 const B: &str = "7422341735647741166133573473242566"; // score 1
@@ -17,15 +18,7 @@ fn scratch(name: &str, contents: &[u8]) -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    common::output(args, stdin.as_bytes())
 }
 
 fn out(o: &Output) -> String {

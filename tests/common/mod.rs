@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 use c4solver::testset::TestSet;
 
@@ -31,19 +31,32 @@ pub fn bundled_set(name: &str) -> TestSet {
     TestSet::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs the `c4solver` binary with `args` and `input` on stdin: its stdout,
-/// stderr and exit code (-1 if killed by a signal).
-pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
+/// Runs the `c4solver` binary with `args`, `stdin` written to it from a thread (so
+/// that a large input cannot block on a full output pipe): its whole output. A run
+/// that is refused at once, or stops reading early, may close its stdin: a failed
+/// write is ignored.
+pub fn output(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
-    // A run refused at once may close its stdin before it is written.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        .expect("the c4solver binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Runs the `c4solver` binary with `args` and `input` on stdin, as [`output`]: its
+/// stdout, stderr and exit code (-1 if killed by a signal).
+pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
+    let out = output(args, input.as_bytes());
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
