@@ -5,7 +5,7 @@
 //! cargo run --release --example profile -- [MOVES] [TABLE_MB]
 //! ```
 //!
-//! `MOVES` defaults to the empty board (about 126 million nodes, under half a minute), and
+//! `MOVES` defaults to the empty board (about 72 million nodes, under half a minute), and
 //! `TABLE_MB` to 64.
 
 use std::time::Instant;
