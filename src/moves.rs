@@ -72,15 +72,6 @@ impl<const N: usize> MoveSorter<N> {
         }
     }
 
-    /// Hands out the next `k` moves (modulo the moves left) after all the others,
-    /// keeping the order within each part.
-    #[inline]
-    pub fn defer(&mut self, k: usize) {
-        if self.len > 1 {
-            self.entries[..self.len].rotate_right(k % self.len);
-        }
-    }
-
     /// Number of moves not handed out yet.
     #[inline]
     pub const fn len(&self) -> usize {
@@ -145,22 +136,6 @@ mod tests {
         s.add(2, 1);
         s.promote(2); // already first
         assert_eq!(s.collect::<Vec<_>>(), vec![2, 1]);
-    }
-
-    #[test]
-    fn defer_hands_the_next_moves_out_last() {
-        let mut m = MoveSorter::<7>::new();
-        for (mv, score) in [(1, 1), (2, 2), (4, 3), (8, 4)] {
-            m.add(mv, score);
-        }
-        m.defer(1);
-        assert_eq!(m.collect::<Vec<_>>(), vec![4, 2, 1, 8]);
-        let mut m = MoveSorter::<7>::new();
-        for (mv, score) in [(1, 1), (2, 2), (4, 3)] {
-            m.add(mv, score);
-        }
-        m.defer(5); // 5 mod 3 = 2
-        assert_eq!(m.collect::<Vec<_>>(), vec![1, 4, 2]);
     }
 
     #[test]

@@ -77,7 +77,8 @@ fn two_threads_begin_samples() {
 }
 
 /// One thread over the shared table explores exactly the nodes of the compact
-/// table (same slots, same layout): the totals pinned in `tests/tuned.rs`.
+/// table (same slots, same layout; its busy marks, with no other thread, change
+/// nothing): the totals pinned in `tests/tuned.rs`.
 #[test]
 fn one_thread_over_the_shared_table_is_the_compact_table_node_for_node() {
     let mut t = team::<Narrow>(64, 1);

@@ -6,6 +6,7 @@
 //! move, positive for a win (`22 - stones the winner has played at the end` on 7x6),
 //! 0 for a draw, negative for a loss.
 
+pub mod busy;
 pub mod parallel;
 pub mod parity;
 pub mod reference;

@@ -9,12 +9,14 @@
 //!   [`Helper`] (the command line lends its idle workers at the end of a stream).
 //!   A helper joins a root once it has been searched for a while (`delay`), so
 //!   that easy positions never pay for waking threads.
-//! * **How the work is split.** By the table alone: a thread that reaches a
-//!   subtree another has finished takes its result from the table, and threads
-//!   that start together drift apart within a few thousand nodes, so that each
-//!   finishes part of the tree for the others. On this machine two threads
-//!   explore 2-7% more nodes in all than one (`docs/threads.md`, with the designs
-//!   that lost: ABDADA's deferred moves and a split of the root's moves).
+//! * **How the work is split.** Through the table, and the marks of the nodes
+//!   being searched ([`Busy`]): in the first plies below the root, each thread
+//!   marks the nodes it is in and searches last the children another thread is
+//!   in, so the threads spread over different subtrees, and each finds in the
+//!   table what the others finished. On this machine two threads explore about
+//!   the one thread's nodes on the empty board and 1.36x on Begin-Hard
+//!   positions (`docs/threads.md`, with the designs that lost: a skewed move
+//!   order per helper, skewed windows, a split of the root's moves).
 //! * **Exact.** Every thread runs the whole exact search; whichever finishes
 //!   first gives the answer and stops the others. Every entry any thread reads is
 //!   a true bound, so every thread's answer is the exact one.
@@ -31,6 +33,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::position::Board;
+use crate::solver::busy::Busy;
 use crate::solver::stop::StopFlag;
 use crate::solver::tuned::Tuned;
 use crate::table::Share;
@@ -68,6 +71,8 @@ struct State<const W: usize, const H: usize> {
 struct Team<const W: usize, const H: usize, T> {
     /// A handle on the shared table, cloned for each helper.
     handle: T,
+    /// The marks of the nodes the threads are searching.
+    busy: Arc<Busy>,
     state: Mutex<State<W, H>>,
     changed: Condvar,
 }
@@ -109,11 +114,9 @@ where
             }
         };
         st.active += 1;
-        // Each helper in the search orders the first plies its own way.
-        let skew = st.active;
         drop(st);
         let mut tuned = Tuned::<W, H, T>::new(self.handle.share());
-        tuned.set_skew(skew);
+        tuned.set_busy(self.busy.clone());
         tuned.set_stop_flag(job.flag.clone());
         let (score, nodes) = tuned.search(&job.pos, job.alpha, job.beta);
         let finished = !tuned.stopped();
@@ -195,6 +198,7 @@ where
     pub fn new(handle: T, helpers: usize, delay: Duration) -> Self {
         let team = Arc::new(Team {
             handle: handle.share(),
+            busy: Arc::new(Busy::new()),
             state: Mutex::new(State {
                 job: None,
                 active: 0,
@@ -210,9 +214,11 @@ where
                 std::thread::spawn(move || while team.help(delay, true) {})
             })
             .collect();
+        let mut own = Tuned::new(handle);
+        own.set_busy(team.busy.clone());
         TeamSearch {
             team,
-            own: Tuned::new(handle),
+            own,
             user: StopFlag::new(),
             threads,
             stopped: false,

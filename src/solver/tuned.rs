@@ -46,7 +46,10 @@ use super::parity::{
     odd_threat_bound_with, odd_threat_refuted_with, player_rows,
 };
 use crate::moves::{MoveSorter, center_first};
+use std::sync::Arc;
+
 use crate::position::Board;
+use crate::solver::busy::Busy;
 use crate::solver::stop::StopFlag;
 use crate::table::{Bound, CompactTable, Hit, Table, TableStats, work_depth};
 
@@ -64,17 +67,17 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     overwrites0: u64,
     /// Boxed: 1.6 KB that only a profiling search touches.
     profile: Box<Profile>,
-    /// 0 for the usual move order; a Lazy SMP helper's number otherwise (see
-    /// [`Tuned::set_skew`]).
-    skew: usize,
+    /// The marks of the nodes the threads of this root are searching (`None`: one
+    /// thread, no marks; see [`Tuned::set_busy`]).
+    busy: Option<Arc<Busy>>,
     /// Stones on the board at the root of the current search.
     root_stones: i32,
 }
 
-/// Plies below the root where a helper's move order is skewed ([`Tuned::set_skew`]):
-/// 4 measured best of 1 to 4 on the empty board and the first 8 of Test_L1_R3 with
-/// two threads (docs/threads.md).
-const SKEW_PLIES: i32 = 4;
+/// Plies below the root where the nodes being searched are marked ([`Busy`]): 12
+/// measured best of 3 to 24 with two threads on the first 50 of Test_L1_R3 and on
+/// the empty board (docs/threads.md).
+const BUSY_PLIES: i32 = 12;
 
 /// The parity bounds of a position that its parent already computed (`None`: not
 /// computed; `Some(None)`: computed, the rule does not apply).
@@ -216,19 +219,21 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             stopped: false,
             overwrites0: 0,
             profile: Box::default(),
-            skew: 0,
+            busy: None,
             root_stones: 0,
         }
     }
 
-    /// Makes this search a Lazy SMP helper number `k` (0: the usual order): in the
-    /// first four plies below the root (`SKEW_PLIES`) it hands out each node's moves with
-    /// the first `k` of them (modulo the moves) deferred to the end, so that threads sharing one table
-    /// start on different subtrees and store results the others then find, instead
-    /// of racing through the same subtrees in step. The score is unchanged (every
-    /// move is still searched unless one cuts); only the order, so the nodes, differ.
-    pub fn set_skew(&mut self, k: usize) {
-        self.skew = k;
+    /// Makes this search one of several threads on one root (Lazy SMP over a shared
+    /// table): in the first `BUSY_PLIES` (12) plies below the root it marks the nodes it
+    /// is searching in `busy`, and searches last the children another thread has
+    /// marked, so that threads sharing one table spread over different subtrees
+    /// instead of racing through the same ones. The score is unchanged (every move
+    /// is still searched unless one cuts); only the order, so the nodes, may differ.
+    /// Alone on a root, a search with marks explores exactly the nodes of one
+    /// without.
+    pub fn set_busy(&mut self, busy: Arc<Busy>) {
+        self.busy = Some(busy);
     }
 
     /// Makes the search poll `flag` (every [`crate::solver::stop::POLL_INTERVAL`]
@@ -330,6 +335,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             searches: 1,
             ..self.profile.table
         })
+    }
+
+    /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
+    #[inline]
+    fn leave(&self, marked: bool, key: u64) {
+        if marked && let Some(b) = &self.busy {
+            b.leave(key);
+        }
     }
 
     /// What `depth` the table wants for an entry of a position with `n` stones whose
@@ -643,6 +656,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         } else {
             Board::<W, H>::BOARD_MASK & !player_rows::<W, H>()
         };
+        // Near the root, with other threads on it: the children they are searching now.
+        let ply = n - self.root_stones;
+        let busy = self.busy.as_deref().filter(|_| ply < BUSY_PLIES);
+        let mut busy_children = 0;
+        if let Some(b) = busy
+            && ply + 1 < BUSY_PLIES
+        {
+            for &(mv, child_key) in &child_keys[..child_count] {
+                if mv & next != 0 && b.is_busy(child_key) {
+                    busy_children |= mv;
+                }
+            }
+        }
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
@@ -654,7 +680,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 // block at once).
                 let wins = wins_after[col];
                 let wasted = (mv << 1) & wins & own_rows != 0;
-                moves.add(mv, 2 * wins.count_ones() + u32::from(!wasted));
+                // A child another thread is searching comes last.
+                let free = busy_children & mv == 0;
+                moves.add(
+                    mv,
+                    (2 * wins.count_ones() + u32::from(!wasted) + 1) * u32::from(free),
+                );
             }
         }
 
@@ -665,9 +696,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 self.profile.table.hints += 1;
             }
         }
-        if self.skew != 0 && n - self.root_stones < SKEW_PLIES {
-            moves.defer(self.skew);
-        }
+        // Mark this node for the other threads while its moves are searched.
+        let marked = busy.is_some_and(|b| b.enter(key));
         for mv in moves {
             let mut child = *pos;
             child.play_move_unchecked(mv);
@@ -678,6 +708,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             };
             let score = -self.negamax(&child, -beta, -alpha, wins_after[col], known);
             if self.stopped {
+                self.leave(marked, key);
                 return 0;
             }
             // A move at least as good as beta: the opponent will avoid this line.
@@ -685,6 +716,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 if PROFILE && mv == hint {
                     self.profile.table.hint_cuts += 1;
                 }
+                self.leave(marked, key);
                 let best = Some(Self::stored_column(mv, mirrored));
                 let depth = self.depth(n, nodes0);
                 self.store(key, score, Bound::Lower, best, depth);
@@ -695,6 +727,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 alpha = score;
             }
         }
+        self.leave(marked, key);
         let depth = self.depth(n, nodes0);
         self.store(key, alpha, Bound::Upper, None, depth);
         alpha

@@ -1,0 +1,120 @@
+//! The shallow nodes some thread is searching now, shared by the threads of one
+//! root: a simplified ABDADA (Weill's "exclusive" searches).
+//!
+//! Several threads searching one root over one table repeat each other's work
+//! when they walk into the same subtree at the same time. Each thread marks the
+//! nodes it is searching near the root ([`Busy::enter`], [`Busy::leave`]); when
+//! a node orders its moves, a child another thread is searching now
+//! ([`Busy::is_busy`]) goes last, so that the thread first searches the siblings
+//! nobody is on, and by the time it reaches the deferred child the other thread
+//! has usually stored its result in the table.
+//!
+//! | slot (`AtomicU64`) | meaning |
+//! |---|---|
+//! | 0 | free |
+//! | `key` | a thread is searching the position whose table key is `key` |
+//!
+//! One slot per key hash, 2^16 slots (512 KB). A thread that finds the slot of
+//! its node taken (by another node of the same hash, or by another thread on the
+//! same node) does not mark it. The marks only change the order of the moves,
+//! never which moves are searched or what is stored, so scores stay exact
+//! whatever the marks say, even stale or lost ones.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Marks of the nodes being searched, see the [module](self) documentation.
+#[derive(Debug)]
+pub struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Busy {
+    /// log2 of the number of slots.
+    const BITS: u32 = 16;
+
+    /// No node marked.
+    pub fn new() -> Self {
+        Busy {
+            slots: (0..1usize << Self::BITS)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        // Fibonacci hashing: the top bits of the product.
+        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize]
+    }
+
+    /// Whether some thread marked `key` as being searched now.
+    ///
+    /// Precondition: `key != 0` (the empty board, the only position of key 0, is
+    /// never anyone's child).
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        debug_assert_ne!(key, 0);
+        self.slot(key).load(Relaxed) == key
+    }
+
+    /// Marks `key` as searched by the calling thread, if its slot is free; returns
+    /// whether it did (then [`Busy::leave`] must follow). Key 0 is never marked.
+    #[inline]
+    pub fn enter(&self, key: u64) -> bool {
+        key != 0
+            && self
+                .slot(key)
+                .compare_exchange(0, key, Relaxed, Relaxed)
+                .is_ok()
+    }
+
+    /// Frees the mark that [`Busy::enter`] set for `key`.
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    }
+}
+
+impl Default for Busy {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mark_is_seen_until_left() {
+        let busy = Busy::new();
+        let key = 0x1234_5678;
+        assert!(!busy.is_busy(key));
+        assert!(busy.enter(key));
+        assert!(busy.is_busy(key));
+        // A second thread on the same node does not mark it again.
+        assert!(!busy.enter(key));
+        busy.leave(key);
+        assert!(!busy.is_busy(key));
+    }
+
+    #[test]
+    fn the_empty_board_is_never_marked() {
+        let busy = Busy::new();
+        assert!(!busy.enter(0));
+    }
+
+    #[test]
+    fn a_taken_slot_is_not_overwritten() {
+        let busy = Busy::new();
+        // Two keys of one slot: the second is not marked, the first stays.
+        let a = 1u64;
+        let b = (2..u64::MAX)
+            .find(|&k| std::ptr::eq(busy.slot(k), busy.slot(a)))
+            .unwrap();
+        assert!(busy.enter(a));
+        assert!(!busy.enter(b));
+        assert!(!busy.is_busy(b));
+        busy.leave(b);
+        assert!(busy.is_busy(a));
+    }
+}
