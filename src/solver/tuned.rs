@@ -41,13 +41,13 @@
 //! The per-step measurements are in docs/tuned-solver.md (Step by step) and,
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
 
+use std::sync::Arc;
+
 use super::parity::{
     children, claimeven_bound, claimeven_move_with, column, odd_threat_bound,
     odd_threat_bound_with, odd_threat_refuted_with, player_rows,
 };
 use crate::moves::{MoveSorter, center_first};
-use std::sync::Arc;
-
 use crate::position::Board;
 use crate::solver::busy::Busy;
 use crate::solver::stop::StopFlag;
@@ -67,8 +67,8 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     overwrites0: u64,
     /// Boxed: 1.6 KB that only a profiling search touches.
     profile: Box<Profile>,
-    /// The marks of the nodes the threads of this root are searching (`None`: one
-    /// thread, no marks; see [`Tuned::set_busy`]).
+    /// The marks of the nodes the threads of this root are searching (`None`: a
+    /// search no other thread can join, no marks; see [`Tuned::set_busy`]).
     busy: Option<Arc<Busy>>,
     /// Stones on the board at the root of the current search.
     root_stones: i32,
@@ -230,8 +230,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// marked, so that threads sharing one table spread over different subtrees
     /// instead of racing through the same ones. The score is unchanged (every move
     /// is still searched unless one cuts); only the order, so the nodes, may differ.
-    /// Alone on a root, a search with marks explores exactly the nodes of one
-    /// without.
+    /// Alone on a root (no other thread marks anything), a search with marks
+    /// explores exactly the nodes of one without.
     pub fn set_busy(&mut self, busy: Arc<Busy>) {
         self.busy = Some(busy);
     }
