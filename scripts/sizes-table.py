@@ -161,11 +161,15 @@ def projection(results):
     if len(big) < 4:
         return "Not enough solved sizes of 30 cells or more to project from."
     a, per_cell, per_col = fit([(c, w, math.log10(n)) for c, w, n, _ in big])
+
+    def fitted(cells, w):
+        return 10 ** (a + per_cell * cells + per_col * w)
+
     large = [(n, s) for _, _, n, s in big if n >= 1e9] or [(n, s) for _, _, n, s in big]
     rate = sum(n for n, _ in large) / sum(s for _, s in large)
     # How far off the fit is on the largest solved sizes (actual / fitted).
     errors = sorted(
-        n / 10 ** (a + per_cell * c + per_col * w) for c, w, n, _ in big if c >= 45
+        n / fitted(c, w) for c, w, n, _ in big if c >= 45
     ) or [1.0]
     out = [
         "Three estimates of each size's nodes, none of them a bound: **fit**, a "
@@ -189,9 +193,9 @@ def projection(results):
             r = results.get((w, h))
             if tromp is None or (r is not None and r[0] is not None):
                 continue
-            fitted = 10 ** (a + per_cell * w * h + per_col * w)
+            fit_nodes = fitted(w * h, w)
             near = neighbours(results, w, h)
-            worst = max([fitted, *near.values()])
+            worst = max([fit_nodes, *near.values()])
             ran = (
                 "not run"
                 if r is None
@@ -200,7 +204,7 @@ def projection(results):
             col = nodes_text(near["column"]) if "column" in near else "-"
             row = nodes_text(near["row"]) if "row" in near else "-"
             out.append(
-                f"| {w}x{h} | {w * h} | {tromp} | {nodes_text(fitted)} | {col} | {row} "
+                f"| {w}x{h} | {w * h} | {tromp} | {nodes_text(fit_nodes)} | {col} | {row} "
                 f"| {time_text(worst / rate)} | {ran} |"
             )
     return "\n".join(out)

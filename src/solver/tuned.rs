@@ -680,7 +680,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 // block at once).
                 let wins = wins_after[col];
                 let wasted = (mv << 1) & wins & own_rows != 0;
-                // A child another thread is searching comes last.
+                // A child another thread is searching comes last: it scores 0,
+                // every other move at least 1 (the same order among them).
                 let free = busy_children & mv == 0;
                 moves.add(
                     mv,
