@@ -342,8 +342,9 @@ pub struct EngineArgs {
     /// gets N / threads; default: 64 per worker). A table holds the largest prime
     /// number of entries (or sets of entries) that fits: 8-byte entries for `upper`
     /// and `bounds` (64 MB: 8,388,593), 8-byte sets of two 4-byte entries for
-    /// `compact` (64 MB: 8,388,593 sets; 8-byte entries below 63 MB). `bench`
-    /// accepts a comma-separated list.
+    /// `compact` (64 MB: 8,388,593 sets; 8-byte entries below 63 MB). The tuned
+    /// search also keeps a 2 MB table of its own per thread for the nodes with at
+    /// most 16 empty cells. `bench` accepts a comma-separated list.
     #[arg(long, global = true, value_name = "N", value_delimiter = ',')]
     pub table_mb: Vec<usize>,
 

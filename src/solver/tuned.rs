@@ -30,6 +30,13 @@
 //!   move of the other side ([`claimeven_move`](super::parity::claimeven_move),
 //!   [`odd_threat_refuted`](super::parity::odd_threat_refuted)), and are
 //!   checked against the reference search on random positions.
+//! * **Near table.** Nodes with at most [`NEAR_EMPTY`] (16) empty cells use a
+//!   table of their own, [`NEAR_TABLE_MB`] (2) MB of 8-byte entries holding the
+//!   whole key, always replaced ([`NearTable`]): it fits in a core's L2 cache, so
+//!   the probes of the deepest and most numerous nodes no longer wait on the main
+//!   table's memory, and those nodes' results stop crowding out the shallower
+//!   nodes' entries. Each search (each thread) has its own; it costs 0-6% more
+//!   nodes and saves 5-12% of the time (step 23 of the research log).
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries,
 //!   two per set: the result of the bigger search and the newest other one.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
@@ -51,7 +58,22 @@ use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
 use crate::solver::busy::Busy;
 use crate::solver::stop::StopFlag;
-use crate::table::{Bound, CompactTable, Hit, Table, TableStats, work_depth};
+use crate::table::{Bound, CompactTable, Hit, SharedTable, Table, TableStats, Wide, work_depth};
+
+/// The near table's design: 8-byte entries holding the whole key, one bound each,
+/// always replaced, exact at any size ([`Wide`]); its dirty-group clearing costs
+/// a search only what it wrote.
+pub type NearTable = SharedTable<Wide>;
+
+/// Nodes with at most this many empty cells probe and store in the [`NearTable`]
+/// instead of the main table (26 stones and more on 7x6). Measured on 2026-11-24:
+/// 16 and 18 empty cells best (14 slower on Begin-Medium and Begin-Hard, 20 no
+/// better with more nodes).
+pub const NEAR_EMPTY: i32 = 16;
+
+/// The near table's size: one core's L2 cache on the machine it was measured on
+/// (1 MB took 8% more nodes and was slower, 4 MB slower).
+pub const NEAR_TABLE_MB: usize = 2;
 
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
 /// [`Profile`] (without it the counting is compiled out).
@@ -72,6 +94,9 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     busy: Option<Arc<Busy>>,
     /// Stones on the board at the root of the current search.
     root_stones: i32,
+    /// The table of the nodes near the end (`None` only if its 2 MB could not be
+    /// had: the main table then takes every node, as exact, only slower).
+    near: Option<NearTable>,
 }
 
 /// Plies below the root where the nodes being searched are marked ([`Busy`]): 12
@@ -209,8 +234,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// it was measured (5 and 6 best of 2 to 9; without the limit, Begin-Easy took
     /// 16% more nodes).
     const ZUGZWANG_WINDOW: i32 = Self::CELLS / 7;
+    /// Nodes with at least this many stones use the near table.
+    const NEAR_FROM: i32 = Self::CELLS - NEAR_EMPTY;
 
-    /// A solver using `table`.
+    /// A solver using `table` for the nodes with more than [`NEAR_EMPTY`] empty
+    /// cells, and a [`NearTable`] of its own for the others.
     pub fn new(table: T) -> Self {
         Tuned {
             table,
@@ -221,6 +249,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             profile: Box::default(),
             busy: None,
             root_stones: 0,
+            near: NearTable::for_board::<W, H>(NEAR_TABLE_MB).ok(),
         }
     }
 
@@ -263,9 +292,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         &self.table
     }
 
-    /// Empties the table.
+    /// Empties the tables.
     pub fn clear(&mut self) {
         self.table.clear();
+        if let Some(near) = &mut self.near {
+            near.clear();
+        }
     }
 
     /// Starts a new root position while keeping the table (ages its entries).
@@ -294,11 +326,36 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if mirrored { (W - 1) as u8 - col } else { col }
     }
 
-    /// Probes the table for `key` at a node whose window is `(alpha, beta)`, counting
-    /// the probe with `PROFILE`.
+    /// The near table, if a position with `n` stones belongs in it.
     #[inline]
-    fn probe(&mut self, key: u64, alpha: i32, beta: i32) -> Option<Hit> {
-        let hit = self.table.probe(key);
+    fn near(&mut self, n: i32) -> Option<&mut NearTable> {
+        self.near.as_mut().filter(|_| n >= Self::NEAR_FROM)
+    }
+
+    /// Probes the table of a position with `n` stones (the near table or the main
+    /// one) for `key`.
+    #[inline]
+    fn probe_table(&mut self, n: i32, key: u64) -> Option<Hit> {
+        match self.near(n) {
+            Some(near) => near.probe(key),
+            None => self.table.probe(key),
+        }
+    }
+
+    /// Asks for the slot of a position with `n` stones and key `key`.
+    #[inline]
+    fn prefetch(&self, n: i32, key: u64) {
+        match &self.near {
+            Some(near) if n >= Self::NEAR_FROM => near.prefetch(key),
+            _ => self.table.prefetch(key),
+        }
+    }
+
+    /// Probes the table for `key`, a position with `n` stones, at a node whose
+    /// window is `(alpha, beta)`, counting the probe with `PROFILE`.
+    #[inline]
+    fn probe(&mut self, n: i32, key: u64, alpha: i32, beta: i32) -> Option<Hit> {
+        let hit = self.probe_table(n, key);
         if PROFILE {
             let t = &mut self.profile.table;
             t.probes += 1;
@@ -317,13 +374,17 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         hit
     }
 
-    /// Stores an entry, counting the store with `PROFILE`.
+    /// Stores an entry of a position with `n` stones, counting the store with
+    /// `PROFILE`.
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
+    fn store(&mut self, n: i32, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
         if PROFILE {
             self.profile.table.stores += 1;
         }
-        self.table.store(key, score, bound, best, depth);
+        match self.near(n) {
+            Some(near) => near.store(key, score, bound, best, depth),
+            None => self.table.store(key, score, bound, best, depth),
+        }
     }
 
     /// The table counters since the last [`Tuned::reset_profile`], with the table's
@@ -500,7 +561,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
             debug_assert_eq!(child_mirror, mirror_key::<W, H>(child.key()));
             let child_key = child.key().min(child_mirror);
-            self.table.prefetch(child_key);
+            self.prefetch(n + 1, child_key);
             child_keys[child_count] = (mv, child_key);
             child_count += 1;
             let ours = child.opponent_winning_position();
@@ -540,7 +601,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
         // The table's best move, as a move of `pos` (0 if none or not playable).
         let mut hint = 0;
-        if let Some(Hit { score, bound, best }) = self.probe(key, alpha, beta) {
+        if let Some(Hit { score, bound, best }) = self.probe(n, key, alpha, beta) {
             match bound {
                 Bound::Lower => min = min.max(score),
                 Bound::Upper => max = max.min(score),
@@ -584,7 +645,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         {
             let best = Some(Self::stored_column(mv, mirrored));
             let depth = self.depth(n, nodes0);
-            self.store(key, score, Bound::Lower, best, depth);
+            self.store(n, key, score, Bound::Lower, best, depth);
             return score;
         }
 
@@ -601,7 +662,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             left_out = best;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
-                self.store(key, best, Bound::Upper, None, depth);
+                self.store(n, key, best, Bound::Upper, None, depth);
                 return best;
             }
         }
@@ -616,7 +677,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 if mv & next == 0 {
                     continue;
                 }
-                match self.table.probe(child_key) {
+                match self.probe_table(n + 1, child_key) {
                     Some(Hit {
                         score: u,
                         bound: Bound::Upper | Bound::Exact,
@@ -624,7 +685,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                     }) if -u >= beta => {
                         let best = Some(Self::stored_column(mv, mirrored));
                         let depth = self.depth(n, nodes0);
-                        self.store(key, -u, Bound::Lower, best, depth);
+                        self.store(n, key, -u, Bound::Lower, best, depth);
                         return -u;
                     }
                     Some(Hit {
@@ -641,7 +702,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             // Every move is worth at most `left_out` (<= alpha).
             if next == 0 {
                 let depth = self.depth(n, nodes0);
-                self.store(key, left_out, Bound::Upper, None, depth);
+                self.store(n, key, left_out, Bound::Upper, None, depth);
                 return left_out;
             }
         }
@@ -720,7 +781,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 self.leave(marked, key);
                 let best = Some(Self::stored_column(mv, mirrored));
                 let depth = self.depth(n, nodes0);
-                self.store(key, score, Bound::Lower, best, depth);
+                self.store(n, key, score, Bound::Lower, best, depth);
                 return score;
             }
             // Narrow the window for the next moves.
@@ -730,7 +791,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
         self.leave(marked, key);
         let depth = self.depth(n, nodes0);
-        self.store(key, alpha, Bound::Upper, None, depth);
+        self.store(n, key, alpha, Bound::Upper, None, depth);
         alpha
     }
 }
