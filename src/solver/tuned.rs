@@ -35,8 +35,8 @@
 //!   whole key, always replaced ([`NearTable`]): it fits in a core's L2 cache, so
 //!   the probes of the deepest and most numerous nodes no longer wait on the main
 //!   table's memory, and those nodes' results stop crowding out the shallower
-//!   nodes' entries. Each search (each thread) has its own; it costs 0-6% more
-//!   nodes and saves 5-12% of the time (step 23 of the research log).
+//!   nodes' entries. Each search (each thread) has its own; it costs up to 8%
+//!   more nodes and saves 2-8% of the time (step 23 of the research log).
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries,
 //!   two per set: the result of the bigger search and the newest other one.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
@@ -68,7 +68,7 @@ pub type NearTable = SharedTable<Wide>;
 /// Nodes with at most this many empty cells probe and store in the [`NearTable`]
 /// instead of the main table (26 stones and more on 7x6). Measured on 2026-11-24:
 /// 16 and 18 empty cells best (14 slower on Begin-Medium and Begin-Hard, 20 no
-/// better with more nodes).
+/// faster with more nodes).
 pub const NEAR_EMPTY: i32 = 16;
 
 /// The near table's size: one core's L2 cache on the machine it was measured on
