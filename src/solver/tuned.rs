@@ -857,6 +857,36 @@ mod tests {
     }
 
     #[test]
+    fn the_near_table_changes_no_score() {
+        // With and without the near table (as when its 2 MB cannot be had): the
+        // same scores, and the near table really takes the deep nodes (more nodes
+        // without it would be a coincidence; different counts show it is used).
+        let table = || CompactTable::for_board::<7, 6>(64).unwrap();
+        let mut with = Tuned::<7, 6>::new(table());
+        let mut without = Tuned::<7, 6>::new(table());
+        without.near = None;
+        assert!(with.near.is_some());
+        let mut differ = false;
+        for moves in [
+            "44455554221",
+            "3535657324111",
+            "2252576253462244111563365343671351441",
+            "7422341735647741166133573473242566",
+            "32751571231557",
+            "335662333565",
+        ] {
+            let p = Position::parse(moves).unwrap();
+            with.clear();
+            without.clear();
+            let (a, na) = with.search(&p, -21, 21);
+            let (b, nb) = without.search(&p, -21, 21);
+            assert_eq!(a, b, "{moves}");
+            differ |= na != nb;
+        }
+        assert!(differ, "the near table was never used");
+    }
+
+    #[test]
     fn non_losing_moves_block_and_avoid() {
         // x threatens 4 in row 1 (cells 1-3 taken, 4 free): o must block at column 4.
         let p = Position::parse("112233").unwrap();
