@@ -326,10 +326,16 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if mirrored { (W - 1) as u8 - col } else { col }
     }
 
+    /// Whether a position with `n` stones belongs in the near table.
+    #[inline]
+    const fn is_near(n: i32) -> bool {
+        n >= Self::NEAR_FROM
+    }
+
     /// The near table, if a position with `n` stones belongs in it.
     #[inline]
     fn near(&mut self, n: i32) -> Option<&mut NearTable> {
-        self.near.as_mut().filter(|_| n >= Self::NEAR_FROM)
+        self.near.as_mut().filter(|_| Self::is_near(n))
     }
 
     /// Probes the table of a position with `n` stones (the near table or the main
@@ -346,7 +352,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline]
     fn prefetch(&self, n: i32, key: u64) {
         match &self.near {
-            Some(near) if n >= Self::NEAR_FROM => near.prefetch(key),
+            Some(near) if Self::is_near(n) => near.prefetch(key),
             _ => self.table.prefetch(key),
         }
     }
@@ -859,8 +865,8 @@ mod tests {
     #[test]
     fn the_near_table_changes_no_score() {
         // With and without the near table (as when its 2 MB cannot be had): the
-        // same scores, and the near table really takes the deep nodes (more nodes
-        // without it would be a coincidence; different counts show it is used).
+        // same scores; and different node counts on some position show that the
+        // near table is really used.
         let table = || CompactTable::for_board::<7, 6>(64).unwrap();
         let mut with = Tuned::<7, 6>::new(table());
         let mut without = Tuned::<7, 6>::new(table());
