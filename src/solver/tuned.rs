@@ -295,6 +295,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Empties the tables.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.clear_near();
+    }
+
+    /// Empties the near table only (the main table, shared with other threads,
+    /// is theirs to clear).
+    pub(crate) fn clear_near(&mut self) {
         if let Some(near) = &mut self.near {
             near.clear();
         }
