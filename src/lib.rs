@@ -106,6 +106,7 @@ pub mod generate;
 pub mod harness;
 pub mod input;
 pub mod moves;
+pub mod pool;
 pub mod position;
 pub mod size;
 pub mod solver;

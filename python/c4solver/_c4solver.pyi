@@ -112,7 +112,9 @@ def solve_many(
 ) -> list[int]:
     """The scores of many positions, in order, as Solver.solve gives them: solved
     in parallel on `threads` threads (default: every core), each with its own table
-    of `table_mb` megabytes, without the GIL; book as in Solver.
+    of `table_mb` megabytes, without the GIL; book as in Solver. At the end of the
+    batch, a thread with nothing left joins the searches still running (sharing
+    their table), so that the last hard positions do not leave cores idle.
 
     Raises ValueError naming the first bad item, 0-based ("item 2: column 8 is out
     of range (1..=7) at move 3"), before solving anything; Ctrl-C stops the batch

@@ -38,6 +38,19 @@ pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> PyResult<Solve
     .map_err(table_error)
 }
 
+/// A one-thread solver of `table_mb` megabytes, with or without the built-in
+/// book, whose searches other threads can join ([`Solver7x6::new_joinable`]):
+/// one worker of `solve_many`.
+pub fn new_joinable_solver(table_mb: usize, book: bool) -> PyResult<Solver7x6> {
+    Solver7x6::new_joinable(Config {
+        table_mb,
+        book,
+        threads: 1,
+        ..Config::default()
+    })
+    .map_err(table_error)
+}
+
 /// Solver(table_mb=64, book=True, threads=None) -> Solver
 ///
 /// The exact solver: the tuned search with a transposition table of `table_mb`

@@ -152,3 +152,16 @@ def test_solve_many_equals_solve_one_by_one():
     s = Solver(threads=1)
     for weak in (False, True):
         assert solve_many(moves, weak=weak, threads=2, table_mb=8) == [s.solve(m, weak=weak) for m in moves]
+
+
+def test_solve_many_joins_the_last_searches_and_stays_exact():
+    # Fewer positions than threads: the idle thread joins at once (after 1 ms).
+    # Then a batch whose hardest positions come last: idle threads join them once
+    # they have run 100 ms. Begin-Hard positions take tenths of a second each.
+    hard = pons_set("Test_L1_R3")[:3]
+    easy = pons_set("Test_L3_R1")[:40]
+    for batch in (hard[:1], easy + hard):
+        moves = [m for m, _ in batch]
+        want = [s for _, s in batch]
+        assert solve_many(moves, threads=2, book=False) == want
+        assert solve_many(moves, threads=3, weak=True, book=False) == [(s > 0) - (s < 0) for s in want]

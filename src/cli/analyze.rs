@@ -11,9 +11,9 @@ use super::Outcome;
 use super::args::{AnalyzeArgs, EngineArgs};
 use super::engine;
 use super::output::{self, Item};
-use super::pool;
 use super::signals::Signals;
 use super::source::{self, Line, Message};
+use c4solver::pool;
 
 /// What the tutorial's program prints for a column that cannot be played.
 pub const UNPLAYABLE: i32 = -1000;

@@ -9,7 +9,7 @@ use c4solver::table::TableError;
 use c4solver::{Book, BookError, Config, DepthKind, ReplaceKind, Solver, SolverKind, TableKind};
 
 use super::args::EngineArgs;
-use super::pool::Worker;
+use c4solver::pool::Worker;
 
 /// Table memory of one worker when no `--table-mb` is given, in MB.
 pub const DEFAULT_MB_PER_WORKER: usize = 64;

@@ -11,9 +11,9 @@ use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};
 use super::engine;
 use super::output::{self, Item};
-use super::pool::{self, FromIter};
 use super::progress;
 use super::signals::Signals;
+use c4solver::pool::{self, FromIter};
 
 /// Generates the set.
 ///

@@ -10,7 +10,6 @@ mod engine;
 mod generate;
 mod output;
 mod play;
-mod pool;
 mod progress;
 mod signals;
 mod solve;

@@ -22,10 +22,10 @@ use c4solver::{Board, Mode, MoveError, Solver};
 use super::Outcome;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
 use super::engine;
-use super::pool::POLL;
 use super::progress;
 use super::signals::Signals;
 use super::source::{self, Message};
+use c4solver::pool::POLL;
 
 /// How far below the best move's score a level may play (0: always a best move).
 pub fn margin(level: LevelArg) -> i32 {

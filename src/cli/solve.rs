@@ -13,9 +13,9 @@ use super::Outcome;
 use super::args::{EngineArgs, SolveArgs};
 use super::engine;
 use super::output::{self, Item};
-use super::pool;
 use super::signals::Signals;
 use super::source::{self, Line, Message};
+use c4solver::pool;
 
 /// Solves every line of `files` (or stdin), one line per worker, printing the
 /// answers in input order.

@@ -15,6 +15,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
 use c4solver::input::LineReader;
+use c4solver::pool::{Jobs, Next};
 
 /// The most lines handed over at once.
 pub const BATCH: usize = 256;
@@ -63,6 +64,17 @@ impl Line {
 pub struct Input {
     rx: Receiver<Vec<Message>>,
     batch: VecDeque<Message>,
+}
+
+impl Jobs for Input {
+    type Job = Message;
+    fn next(&mut self, timeout: Duration) -> Next<Message> {
+        match self.recv_timeout(timeout) {
+            Ok(m) => Next::Job(m),
+            Err(RecvTimeoutError::Timeout) => Next::Wait,
+            Err(RecvTimeoutError::Disconnected) => Next::End,
+        }
+    }
 }
 
 impl Input {

@@ -1,9 +1,9 @@
-//! The worker pool of the commands that work through a stream of jobs (`solve`'s
-//! lines, `generate`'s candidates; `analyze` and `book generate` plug in the same
-//! way): each job goes to one worker, results come back in input order, and the
-//! run streams with flat memory.
+//! A pool of workers that work through a stream of jobs (the command line's
+//! `solve` lines, `generate`'s candidates and `analyze`'s positions; the Python
+//! package's `solve_many`): each job goes to one worker, results come back in
+//! input order, and the run streams with flat memory.
 //!
-//! * **Jobs** come from a [`Jobs`] source (the input reader's [`Input`], any
+//! * **Jobs** come from a [`Jobs`] source (the command line's input reader, any
 //!   channel, or any iterator), numbered 0, 1, 2, ... in the order they are taken.
 //! * **Workers** are threads, one per worker state (a solver each, with its own
 //!   table, so that a job's answer and node count are those of one thread).
@@ -30,10 +30,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use c4solver::solver::StopFlag;
-use c4solver::solver::parallel::{Helper, JOIN_AFTER};
-
-use super::source::{Input, Message};
+use crate::solver::StopFlag;
+use crate::solver::parallel::{Helper, JOIN_AFTER};
 
 /// How often a waiting worker or the deliverer looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(50);
@@ -65,17 +63,6 @@ impl<J: Send> Jobs for Receiver<J> {
     fn next(&mut self, timeout: Duration) -> Next<J> {
         match self.recv_timeout(timeout) {
             Ok(j) => Next::Job(j),
-            Err(RecvTimeoutError::Timeout) => Next::Wait,
-            Err(RecvTimeoutError::Disconnected) => Next::End,
-        }
-    }
-}
-
-impl Jobs for Input {
-    type Job = Message;
-    fn next(&mut self, timeout: Duration) -> Next<Message> {
-        match self.recv_timeout(timeout) {
-            Ok(m) => Next::Job(m),
             Err(RecvTimeoutError::Timeout) => Next::Wait,
             Err(RecvTimeoutError::Disconnected) => Next::End,
         }
