@@ -58,14 +58,21 @@ pub trait Jobs: Send {
     fn next(&mut self, timeout: Duration) -> Next<Self::Job>;
 }
 
-impl<J: Send> Jobs for Receiver<J> {
-    type Job = J;
-    fn next(&mut self, timeout: Duration) -> Next<J> {
-        match self.recv_timeout(timeout) {
+impl<J> Next<J> {
+    /// What a channel's `recv_timeout` answered, as a job source's answer.
+    pub fn from_recv(received: Result<J, RecvTimeoutError>) -> Self {
+        match received {
             Ok(j) => Next::Job(j),
             Err(RecvTimeoutError::Timeout) => Next::Wait,
             Err(RecvTimeoutError::Disconnected) => Next::End,
         }
+    }
+}
+
+impl<J: Send> Jobs for Receiver<J> {
+    type Job = J;
+    fn next(&mut self, timeout: Duration) -> Next<J> {
+        Next::from_recv(self.recv_timeout(timeout))
     }
 }
 

@@ -69,11 +69,7 @@ pub struct Input {
 impl Jobs for Input {
     type Job = Message;
     fn next(&mut self, timeout: Duration) -> Next<Message> {
-        match self.recv_timeout(timeout) {
-            Ok(m) => Next::Job(m),
-            Err(RecvTimeoutError::Timeout) => Next::Wait,
-            Err(RecvTimeoutError::Disconnected) => Next::End,
-        }
+        Next::from_recv(self.recv_timeout(timeout))
     }
 }
 
