@@ -32,12 +32,11 @@ impl Busy {
     /// log2 of the number of slots.
     const BITS: u32 = 16;
 
-    /// No node marked.
+    /// No node marked. The slots come zeroed from the allocator: a page of them
+    /// costs nothing until a thread first marks a node in it.
     pub fn new() -> Self {
         Busy {
-            slots: (0..1usize << Self::BITS)
-                .map(|_| AtomicU64::new(0))
-                .collect(),
+            slots: bytemuck::allocation::zeroed_slice_box(1 << Self::BITS),
         }
     }
 

@@ -35,6 +35,10 @@ use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime
 #[repr(C, align(64))]
 struct Line([u64; 8]);
 
+// SAFETY: a line is eight `u64`s, for which all zero bits are a value (empty
+// entries), with no padding.
+unsafe impl bytemuck::Zeroable for Line {}
+
 const _: () = assert!(std::mem::size_of::<Line>() == 64 && std::mem::align_of::<Line>() == 64);
 
 /// The generation mask: ages wrap after 128 generations.
@@ -45,7 +49,7 @@ const GENERATIONS: u8 = AGE_MASK as u8;
 /// `UPPER_ONLY` keeps upper bounds only (the tutorial's use), `WORK` measures depth
 /// as work (see the module documentation).
 pub struct BoundTable<P, const UPPER_ONLY: bool, const WORK: bool> {
-    lines: Vec<Line>,
+    lines: Box<[Line]>,
     sets: usize,
     dirty: DirtyBlocks,
     generation: u8,

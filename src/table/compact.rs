@@ -94,7 +94,7 @@ pub const fn key_bound(w: usize, h: usize) -> u128 {
 /// each; see the module documentation for the layout and the replacement.
 #[derive(Clone, Debug)]
 pub struct CompactTable {
-    sets: Vec<u64>,
+    sets: Box<[u64]>,
     /// Every key stored must be below this for the partial key to be exact.
     key_bound: u128,
     dirty: DirtyBlocks,

@@ -220,22 +220,25 @@ pub(crate) fn prefetch_ptr<T>(p: *const T) {
     let _ = p;
 }
 
-/// Allocates a zeroed vector of `len` elements, reporting failure instead of
+/// Allocates a zeroed slice of `len` elements, reporting failure instead of
 /// aborting.
 ///
-/// On Linux the memory is first marked for transparent huge pages (2 MB), so that
-/// the search's random probes over tens of megabytes do not each miss the TLB (with
-/// 4 KB pages, 64 MB span 16,384 pages, far more than a TLB holds); the zeroing that
-/// follows then faults the memory in as huge pages where the kernel has them.
-pub(crate) fn alloc_zeroed<T: Copy + Default>(len: usize, mb: usize) -> Result<Vec<T>, TableError> {
-    let mut v: Vec<T> = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| TableError::Alloc { mb })?;
-    advise_huge_pages(
-        v.as_mut_ptr().cast::<u8>(),
-        v.capacity() * std::mem::size_of::<T>(),
-    );
-    v.resize(len, T::default());
+/// The memory comes zeroed from the allocator (`calloc`: for a table, fresh pages
+/// from the kernel, which are zero already), so nothing is written here and a page
+/// costs nothing until the search first touches it: a table that a short search
+/// barely uses, or a worker's table that a single line never needs, is not paid
+/// for. On Linux the memory is marked for transparent huge pages (2 MB) before
+/// anything touches it, so that the search's random probes over tens of megabytes
+/// do not each miss the TLB (with 4 KB pages, 64 MB span 16,384 pages, far more
+/// than a TLB holds): each 2 MB page is faulted in whole, as a huge page where the
+/// kernel has one, at its first probe.
+pub(crate) fn alloc_zeroed<T: bytemuck::Zeroable>(
+    len: usize,
+    mb: usize,
+) -> Result<Box<[T]>, TableError> {
+    let mut v: Box<[T]> =
+        bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| TableError::Alloc { mb })?;
+    advise_huge_pages(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(&*v));
     Ok(v)
 }
 

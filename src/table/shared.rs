@@ -51,10 +51,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use super::compact::SetCodes;
 use super::{Bound, Hit, Table, TableError, prev_prime};
 
-/// One slot: an atomic integer, read and written whole.
-pub trait Word: Send + Sync + Debug + 'static {
-    /// An empty slot.
-    fn zero() -> Self;
+/// One slot: an atomic integer, read and written whole; all zero bits are an
+/// empty slot (so that a table comes zeroed from the allocator).
+pub trait Word: bytemuck::Zeroable + Send + Sync + Debug + 'static {
     /// Reads the slot.
     fn get(&self) -> u64;
     /// Writes the slot (`v` fits the word).
@@ -62,10 +61,6 @@ pub trait Word: Send + Sync + Debug + 'static {
 }
 
 impl Word for AtomicU64 {
-    #[inline]
-    fn zero() -> Self {
-        AtomicU64::new(0)
-    }
     #[inline]
     fn get(&self) -> u64 {
         self.load(Relaxed)
@@ -194,18 +189,6 @@ unsafe impl<L: Layout> Send for SharedTable<L> {}
 // operations.
 unsafe impl<L: Layout> Sync for SharedTable<L> {}
 
-fn atomic_vec<T>(len: usize, mb: usize, zero: impl Fn() -> T) -> Result<Box<[T]>, TableError> {
-    let mut v: Vec<T> = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| TableError::Alloc { mb })?;
-    super::advise_huge_pages(
-        v.as_mut_ptr().cast::<u8>(),
-        v.capacity() * std::mem::size_of::<T>(),
-    );
-    v.extend((0..len).map(|_| zero()));
-    Ok(v.into_boxed_slice())
-}
-
 impl<L: Layout> SharedTable<L> {
     /// The number of slots of a table of at most `mb` megabytes for keys below
     /// `key_bound`, without allocating it: the largest prime that fits.
@@ -278,9 +261,9 @@ impl<L: Layout> SharedTable<L> {
         let len = Self::slots_for(mb, key_bound)? as usize;
         let words = len.div_ceil(GROUP).div_ceil(64);
         let storage = Storage {
-            slots: atomic_vec(len, mb, L::Word::zero)?,
-            groups: atomic_vec(words, mb, || AtomicU64::new(0))?,
-            summary: atomic_vec(words.div_ceil(64), mb, || AtomicU64::new(0))?,
+            slots: super::alloc_zeroed(len, mb)?,
+            groups: super::alloc_zeroed(words, mb)?,
+            summary: super::alloc_zeroed(words.div_ceil(64), mb)?,
         };
         Ok(Self::over(Arc::new(storage), codes, key_bound))
     }
@@ -444,7 +427,7 @@ impl<L: Layout> Clone for SharedTable<L> {
                 .slots
                 .iter()
                 .map(|w| {
-                    let c = L::Word::zero();
+                    let c = <L::Word as bytemuck::Zeroable>::zeroed();
                     c.set(w.get());
                     c
                 })

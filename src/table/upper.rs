@@ -35,7 +35,7 @@ const _: () = assert!(KEY_BITS + 8 == u64::BITS, "key and value fill one u64");
 /// The tutorial's always-replace table of 56-bit keys and 8-bit values.
 #[derive(Clone, Debug)]
 pub struct UpperTable {
-    slots: Vec<u64>,
+    slots: Box<[u64]>,
     dirty: DirtyBlocks,
     /// `MIN_SCORE` of the board: values are `score - min_score + 1`.
     min_score: i32,
