@@ -102,6 +102,7 @@
 
 pub mod analysis;
 pub mod book;
+pub mod cpu;
 pub mod generate;
 pub mod harness;
 pub mod input;

@@ -9,6 +9,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    if let Some(why) = c4solver::cpu::unsupported() {
+        eprintln!("c4solver: {why}");
+        return ExitCode::from(2);
+    }
     let cli = cli::args::Cli::parse();
     if let Err(e) = cli.validate() {
         e.exit();

@@ -46,6 +46,9 @@ fn mode(weak: bool) -> Mode {
 /// c4solver: an exact Connect Four solver.
 #[pymodule]
 fn _c4solver(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    if let Some(why) = c4solver::cpu::unsupported() {
+        return Err(pyo3::exceptions::PyImportError::new_err(why));
+    }
     m.add_class::<position::Position>()?;
     m.add_class::<solver::Solver>()?;
     m.add_function(wrap_pyfunction!(batch::solve_many, m)?)?;

@@ -1,0 +1,113 @@
+//! What this build asks of the processor.
+//!
+//! On x86-64 the repository builds with POPCNT (`.cargo/config.toml`): the search
+//! counts bits at every node, and POPCNT does each count in one instruction. A
+//! binary built that way stops with "illegal instruction" on a processor without
+//! it (Intel's before Nehalem, 2008, Atoms before 2013, AMD's before 2007, or a
+//! virtual machine whose CPU model hides it), so the command line and the Python
+//! package ask [`unsupported`] first and explain instead. Any other extension a
+//! build is compiled for (`RUSTFLAGS="-C target-cpu=native"`) is checked the same
+//! way.
+
+/// Why this processor cannot run this build, or `None` if it can: the instruction
+/// set extensions the build was compiled to use that the processor lacks, with how
+/// to build for it.
+#[must_use]
+pub fn unsupported() -> Option<String> {
+    why(&missing(compiled_in(), detected))
+}
+
+/// The message for the extensions `missing`, or `None` if there are none.
+fn why(missing: &[&str]) -> Option<String> {
+    (!missing.is_empty()).then(|| {
+        format!(
+            "this build uses {}, which this processor lacks; rebuild for it with \
+             RUSTFLAGS=\"-C target-cpu=native\" (or \"-C target-cpu=x86-64\")",
+            missing.join(", ")
+        )
+    })
+}
+
+/// Of the extensions `compiled`, those `has` says the processor lacks.
+fn missing(compiled: Vec<&'static str>, has: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    compiled.into_iter().filter(|f| !has(f)).collect()
+}
+
+/// Calls `$mac!` with the names of the extensions checked, as the literals that
+/// `cfg!(target_feature = ..)` and `is_x86_feature_detected!` need.
+#[cfg(target_arch = "x86_64")]
+macro_rules! features {
+    ($mac:ident) => {
+        $mac!(
+            "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "avx2", "bmi1", "bmi2", "lzcnt",
+            "fma"
+        )
+    };
+}
+
+/// The extensions this build was compiled to use (of those checked).
+fn compiled_in() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut v = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! push {
+            ($($f:tt),*) => { $( if cfg!(target_feature = $f) { v.push($f); } )* };
+        }
+        features!(push);
+    }
+    v
+}
+
+/// Whether the processor has the extension `name` (one of those checked).
+fn detected(name: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! has {
+            ($($f:tt),*) => {
+                match name {
+                    $( $f => std::arch::is_x86_feature_detected!($f), )*
+                    _ => true,
+                }
+            };
+        }
+        features!(has)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = name;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_machine_that_built_it_runs_it() {
+        // The tests run on the processor they were built for: nothing compiled in
+        // can be missing.
+        assert_eq!(unsupported(), None);
+    }
+
+    #[test]
+    fn a_processor_without_what_the_build_uses_is_named() {
+        // A processor with nothing: every extension compiled in is named.
+        let lacking = missing(compiled_in(), |_| false);
+        assert_eq!(lacking, compiled_in());
+        #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+        assert!(lacking.contains(&"popcnt"), "{lacking:?}");
+        assert_eq!(
+            why(&["popcnt", "sse4.2"]).unwrap(),
+            "this build uses popcnt, sse4.2, which this processor lacks; rebuild for it \
+             with RUSTFLAGS=\"-C target-cpu=native\" (or \"-C target-cpu=x86-64\")"
+        );
+        assert_eq!(why(&[]), None);
+        // A processor that has only some: the others.
+        assert_eq!(
+            missing(vec!["popcnt", "avx2"], |f| f == "popcnt"),
+            vec!["avx2"]
+        );
+    }
+}
