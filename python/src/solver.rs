@@ -26,29 +26,28 @@ pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
-/// A solver of `table_mb` megabytes, with or without the built-in book, that
-/// searches each position on `threads` threads.
-pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> PyResult<Solver7x6> {
-    Solver7x6::new(Config {
+/// The configuration of a solver of `table_mb` megabytes, with or without the
+/// built-in book, on `threads` threads.
+fn config(table_mb: usize, book: bool, threads: usize) -> Config {
+    Config {
         table_mb,
         book,
         threads,
         ..Config::default()
-    })
-    .map_err(table_error)
+    }
+}
+
+/// A solver of `table_mb` megabytes, with or without the built-in book, that
+/// searches each position on `threads` threads.
+pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> PyResult<Solver7x6> {
+    Solver7x6::new(config(table_mb, book, threads)).map_err(table_error)
 }
 
 /// A one-thread solver of `table_mb` megabytes, with or without the built-in
 /// book, whose searches other threads can join ([`Solver7x6::new_joinable`]):
 /// one worker of `solve_many`.
 pub fn new_joinable_solver(table_mb: usize, book: bool) -> PyResult<Solver7x6> {
-    Solver7x6::new_joinable(Config {
-        table_mb,
-        book,
-        threads: 1,
-        ..Config::default()
-    })
-    .map_err(table_error)
+    Solver7x6::new_joinable(config(table_mb, book, 1)).map_err(table_error)
 }
 
 /// Solver(table_mb=64, book=True, threads=None) -> Solver
