@@ -14,7 +14,16 @@
 /// to build for it.
 #[must_use]
 pub fn unsupported() -> Option<String> {
-    why(&missing(compiled_in(), detected))
+    why(&missing(&compiled_in()))
+}
+
+/// The names of the extensions in `compiled` that the processor lacks.
+fn missing(compiled: &[(&'static str, bool)]) -> Vec<&'static str> {
+    compiled
+        .iter()
+        .filter(|&&(_, has)| !has)
+        .map(|&(name, _)| name)
+        .collect()
 }
 
 /// The message for the extensions `missing`, or `None` if there are none.
@@ -28,56 +37,26 @@ fn why(missing: &[&str]) -> Option<String> {
     })
 }
 
-/// Of the extensions `compiled`, those `has` says the processor lacks.
-fn missing(compiled: Vec<&'static str>, has: impl Fn(&str) -> bool) -> Vec<&'static str> {
-    compiled.into_iter().filter(|f| !has(f)).collect()
-}
-
-/// Calls `$mac!` with the names of the extensions checked, as the literals that
-/// `cfg!(target_feature = ..)` and `is_x86_feature_detected!` need.
-#[cfg(target_arch = "x86_64")]
-macro_rules! features {
-    ($mac:ident) => {
-        $mac!(
-            "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "avx2", "bmi1", "bmi2", "lzcnt",
-            "fma"
-        )
-    };
-}
-
-/// The extensions this build was compiled to use (of those checked).
-fn compiled_in() -> Vec<&'static str> {
+/// The extensions this build was compiled to use (of those checked), each with
+/// whether the processor has it.
+fn compiled_in() -> Vec<(&'static str, bool)> {
     #[allow(unused_mut)]
     let mut v = Vec::new();
     #[cfg(target_arch = "x86_64")]
     {
-        macro_rules! push {
-            ($($f:tt),*) => { $( if cfg!(target_feature = $f) { v.push($f); } )* };
-        }
-        features!(push);
-    }
-    v
-}
-
-/// Whether the processor has the extension `name` (one of those checked).
-fn detected(name: &str) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        macro_rules! has {
+        macro_rules! check {
             ($($f:tt),*) => {
-                match name {
-                    $( $f => std::arch::is_x86_feature_detected!($f), )*
-                    _ => true,
-                }
+                $( if cfg!(target_feature = $f) {
+                    v.push(($f, std::arch::is_x86_feature_detected!($f)));
+                } )*
             };
         }
-        features!(has)
+        check!(
+            "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "avx2", "bmi1", "bmi2", "lzcnt",
+            "fma"
+        );
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = name;
-        true
-    }
+    v
 }
 
 #[cfg(test)]
@@ -89,25 +68,30 @@ mod tests {
         // The tests run on the processor they were built for: nothing compiled in
         // can be missing.
         assert_eq!(unsupported(), None);
+        #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+        assert!(
+            compiled_in().contains(&("popcnt", true)),
+            "{:?}",
+            compiled_in()
+        );
     }
 
     #[test]
     fn a_processor_without_what_the_build_uses_is_named() {
         // A processor with nothing: every extension compiled in is named.
-        let lacking = missing(compiled_in(), |_| false);
-        assert_eq!(lacking, compiled_in());
+        let compiled = compiled_in();
+        let nothing: Vec<_> = compiled.iter().map(|&(f, _)| (f, false)).collect();
+        let names: Vec<_> = compiled.iter().map(|&(f, _)| f).collect();
+        assert_eq!(missing(&nothing), names);
         #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
-        assert!(lacking.contains(&"popcnt"), "{lacking:?}");
+        assert!(missing(&nothing).contains(&"popcnt"));
+        // A processor that has only some: the others.
+        assert_eq!(missing(&[("popcnt", true), ("avx2", false)]), vec!["avx2"]);
         assert_eq!(
             why(&["popcnt", "sse4.2"]).unwrap(),
             "this build uses popcnt, sse4.2, which this processor lacks; rebuild for it \
              with RUSTFLAGS=\"-C target-cpu=native\" (or \"-C target-cpu=x86-64\")"
         );
         assert_eq!(why(&[]), None);
-        // A processor that has only some: the others.
-        assert_eq!(
-            missing(vec!["popcnt", "avx2"], |f| f == "popcnt"),
-            vec!["avx2"]
-        );
     }
 }
