@@ -161,12 +161,21 @@ fn check_random<const W: usize, const H: usize>(positions: usize, max_empty: usi
     assert!(signs.iter().all(|&n| n > 0), "{W}x{H}: {signs:?}");
 }
 
+// Three tests rather than one, so that the test harness runs them side by side.
 #[test]
-fn small_boards_against_alpha_beta() {
+fn small_boards_against_alpha_beta_4x4_5x4() {
     check_random::<4, 4>(600, 16, 11);
     check_random::<5, 4>(600, 17, 12);
+}
+
+#[test]
+fn small_boards_against_alpha_beta_4x5_6x4() {
     check_random::<4, 5>(600, 17, 13);
     check_random::<6, 4>(500, 16, 14);
+}
+
+#[test]
+fn small_boards_against_alpha_beta_4x6_5x5() {
     check_random::<4, 6>(500, 16, 15);
     check_random::<5, 5>(500, 17, 16);
 }
