@@ -183,19 +183,14 @@ fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
         .collect();
     assert_eq!(deepest.len(), 200);
     // Shared out among the cores, one solver each (every search clears its table).
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    std::thread::scope(|scope| {
-        for part in deepest.chunks(deepest.len().div_ceil(threads)) {
-            scope.spawn(move || {
-                let mut solver = Solver7x6::new(Config::tuned_without_book()).unwrap();
-                for &(key, score) in part {
-                    let p = Position::from_key(key).unwrap();
-                    let at_least = solver.solve_window(&p, score - 1, score).unwrap().score;
-                    assert!(at_least >= score, "{key:#x}: {score} stored, below it");
-                    let at_most = solver.solve_window(&p, score, score + 1).unwrap().score;
-                    assert!(at_most <= score, "{key:#x}: {score} stored, above it");
-                }
-            });
+    common::on_the_cores(&deepest, |_, part| {
+        let mut solver = Solver7x6::new(Config::tuned_without_book()).unwrap();
+        for &(key, score) in part {
+            let p = Position::from_key(key).unwrap();
+            let at_least = solver.solve_window(&p, score - 1, score).unwrap().score;
+            assert!(at_least >= score, "{key:#x}: {score} stored, below it");
+            let at_most = solver.solve_window(&p, score, score + 1).unwrap().score;
+            assert!(at_most <= score, "{key:#x}: {score} stored, above it");
         }
     });
 }

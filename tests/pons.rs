@@ -16,43 +16,27 @@ use c4solver::{Config, Mode, Solver7x6};
 fn run(name: &str, mode: Mode) -> f64 {
     let set = common::pons_set(name);
     assert_eq!(set.entries.len(), 1000);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    let chunk = set.entries.len().div_ceil(threads);
-    let (nodes, wrong) = std::thread::scope(|scope| {
-        let parts: Vec<_> = set
-            .entries
-            .chunks(chunk)
-            .enumerate()
-            .map(|(part, entries)| {
-                scope.spawn(move || {
-                    let mut solver = Solver7x6::new(Config::reference()).unwrap();
-                    let mut nodes = 0u64;
-                    let mut wrong = Vec::new();
-                    for (i, e) in entries.iter().enumerate() {
-                        let s = solver.solve(&e.position, mode).unwrap();
-                        nodes += s.nodes;
-                        if s.score != expected(mode, e.score) {
-                            wrong.push(format!(
-                                "#{} {}: expected {}, got {}",
-                                part * chunk + i + 1,
-                                e.moves,
-                                e.score,
-                                s.score
-                            ));
-                        }
-                    }
-                    (nodes, wrong)
-                })
-            })
-            .collect();
-        parts.into_iter().map(|p| p.join().unwrap()).fold(
-            (0u64, Vec::new()),
-            |(n, mut w), (pn, pw)| {
-                w.extend(pw);
-                (n + pn, w)
-            },
-        )
+    let parts = common::on_the_cores(&set.entries, |first, entries| {
+        let mut solver = Solver7x6::new(Config::reference()).unwrap();
+        let mut nodes = 0u64;
+        let mut wrong = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            let s = solver.solve(&e.position, mode).unwrap();
+            nodes += s.nodes;
+            if s.score != expected(mode, e.score) {
+                wrong.push(format!(
+                    "#{} {}: expected {}, got {}",
+                    first + i + 1,
+                    e.moves,
+                    e.score,
+                    s.score
+                ));
+            }
+        }
+        (nodes, wrong)
     });
+    let nodes: u64 = parts.iter().map(|(n, _)| n).sum();
+    let wrong: Vec<&String> = parts.iter().flat_map(|(_, w)| w).collect();
     assert!(wrong.is_empty(), "{name} {mode:?}: {wrong:?}");
     nodes as f64 / set.entries.len() as f64
 }

@@ -116,29 +116,21 @@ fn tuned_every_design_end_and_middle_easy_in_full() {
     }
 }
 
-/// Runs `f` on every configuration, the configurations shared out among the
-/// machine's cores (each check has a solver and table of its own).
-fn each_on_the_cores(all: Vec<Config>, f: impl Fn(Config) + Sync) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    let f = &f;
-    std::thread::scope(|scope| {
-        for part in all.chunks(all.len().div_ceil(threads)) {
-            scope.spawn(move || part.iter().for_each(|&c| f(c)));
+#[test]
+fn tuned_every_design_middle_medium_in_full() {
+    common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
+        for &c in part {
+            check(c, "Test_L2_R2", &BOTH, |_| true);
         }
     });
 }
 
 #[test]
-fn tuned_every_design_middle_medium_in_full() {
-    each_on_the_cores(designs(SolverKind::Tuned), |c| {
-        check(c, "Test_L2_R2", &BOTH, |_| true)
-    });
-}
-
-#[test]
 fn tuned_every_design_begin_easy_in_full() {
-    each_on_the_cores(designs(SolverKind::Tuned), |c| {
-        check(c, "Test_L1_R1", &BOTH, |_| true)
+    common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
+        for &c in part {
+            check(c, "Test_L1_R1", &BOTH, |_| true);
+        }
     });
 }
 

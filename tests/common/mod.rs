@@ -63,3 +63,21 @@ pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
         out.status.code().unwrap_or(-1),
     )
 }
+
+/// `f` on consecutive parts of `items`, one part per core (at most four), each on
+/// a thread of its own: the results in order, each with the index of its part's
+/// first item. For checks whose items are independent (a solver and table per
+/// part), so that a long test uses every core.
+pub fn on_the_cores<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &[T]) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let chunk = items.len().div_ceil(cores).max(1);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .enumerate()
+            .map(|(k, part)| scope.spawn(move || f(k * chunk, part)))
+            .collect();
+        parts.into_iter().map(|p| p.join().unwrap()).collect()
+    })
+}
