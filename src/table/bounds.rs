@@ -28,7 +28,7 @@ use std::marker::PhantomData;
 
 use super::entry::{AGE_MASK, Entry, KEY_BITS};
 use super::replace::Replace;
-use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
+use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
 
 /// One 64-byte cache line of 8 entries; sets of 1, 2 or 8 ways never straddle two.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,7 +49,7 @@ const GENERATIONS: u8 = AGE_MASK as u8;
 /// `UPPER_ONLY` keeps upper bounds only (the tutorial's use), `WORK` measures depth
 /// as work (see the module documentation).
 pub struct BoundTable<P, const UPPER_ONLY: bool, const WORK: bool> {
-    lines: Box<[Line]>,
+    lines: Slots<Line>,
     sets: usize,
     dirty: DirtyBlocks,
     generation: u8,
@@ -114,7 +114,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
         let sets = sets_for(mb, key_bits, P::WAYS)?;
         let lines = (sets * P::WAYS).div_ceil(8);
         Ok(BoundTable {
-            lines: alloc_zeroed(lines, mb)?,
+            lines: Slots::zeroed(lines, mb)?,
             sets,
             dirty: DirtyBlocks::new(lines * 8),
             generation: 0,

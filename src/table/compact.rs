@@ -48,7 +48,7 @@
 //!
 //! [`work_depth`]: super::work_depth
 
-use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
+use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
 
 /// Bits of the partial key kept in an entry.
 pub const KEY_BITS: u32 = 26;
@@ -94,7 +94,7 @@ pub const fn key_bound(w: usize, h: usize) -> u128 {
 /// each; see the module documentation for the layout and the replacement.
 #[derive(Clone, Debug)]
 pub struct CompactTable {
-    sets: Box<[u64]>,
+    sets: Slots<u64>,
     /// Every key stored must be below this for the partial key to be exact.
     key_bound: u128,
     dirty: DirtyBlocks,
@@ -139,7 +139,7 @@ impl CompactTable {
         let len = Self::sets_for(mb, key_bound)? as usize;
         Ok(CompactTable {
             key_bound,
-            sets: alloc_zeroed(len, mb)?,
+            sets: Slots::zeroed(len, mb)?,
             dirty: DirtyBlocks::new(len),
             magic: u64::MAX / len as u64,
             codes,

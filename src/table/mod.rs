@@ -19,6 +19,7 @@
 pub mod bounds;
 pub mod compact;
 pub mod entry;
+mod memory;
 pub mod replace;
 pub mod shared;
 pub mod stats;
@@ -28,6 +29,7 @@ pub mod wide;
 pub use bounds::BoundTable;
 pub use compact::CompactTable;
 pub use entry::Entry;
+pub(crate) use memory::Slots;
 pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 pub use shared::{Narrow, Share, SharedTable};
 pub use stats::TableStats;
@@ -219,50 +221,6 @@ pub(crate) fn prefetch_ptr<T>(p: *const T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
 }
-
-/// Allocates a zeroed slice of `len` elements, reporting failure instead of
-/// aborting.
-///
-/// The memory comes zeroed from the allocator (`calloc`: for a table, fresh pages
-/// from the kernel, which are zero already), so nothing is written here and a page
-/// costs nothing until the search first touches it: a table that a short search
-/// barely uses, or a worker's table that a single line never needs, is not paid
-/// for. On Linux the memory is marked for transparent huge pages (2 MB) before
-/// anything touches it, so that the search's random probes over tens of megabytes
-/// do not each miss the TLB (with 4 KB pages, 64 MB span 16,384 pages, far more
-/// than a TLB holds): each 2 MB page is faulted in whole, as a huge page where the
-/// kernel has one, at its first probe.
-pub(crate) fn alloc_zeroed<T: bytemuck::Zeroable>(
-    len: usize,
-    mb: usize,
-) -> Result<Box<[T]>, TableError> {
-    let mut v: Box<[T]> =
-        bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| TableError::Alloc { mb })?;
-    advise_huge_pages(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(&*v));
-    Ok(v)
-}
-
-/// Asks the kernel to back the 2 MB-aligned part of `[ptr, ptr + bytes)` with huge
-/// pages (`madvise(MADV_HUGEPAGE)`). Only a hint: failure (an old kernel, huge pages
-/// disabled) leaves ordinary pages, which are correct, only slower.
-#[cfg(target_os = "linux")]
-pub(crate) fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    let start = (ptr as usize).next_multiple_of(HUGE);
-    let end = (ptr as usize + bytes) / HUGE * HUGE;
-    if end > start {
-        // SAFETY: `[start, end)` lies inside the allocation of `bytes` bytes at `ptr`,
-        // which the caller owns; MADV_HUGEPAGE changes no content, only how the
-        // kernel backs the pages.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-/// Huge pages are only requested on Linux.
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
 /// Per mille of the first 1000 slots that are not empty (zero), as UCI's
 /// `hashfull` samples a table.

@@ -152,12 +152,12 @@ const GROUP: usize = 8;
 /// The memory every handle of one table shares.
 #[derive(Debug)]
 struct Storage<L: Layout> {
-    slots: Box<[L::Word]>,
+    slots: super::Slots<L::Word>,
     /// One bit per group of [`GROUP`] slots written since the last clear, and one
     /// summary bit per 64 group bits (like [`DirtyBlocks`](super::DirtyBlocks), in
     /// atomic words).
-    groups: Box<[AtomicU64]>,
-    summary: Box<[AtomicU64]>,
+    groups: super::Slots<AtomicU64>,
+    summary: super::Slots<AtomicU64>,
 }
 
 /// The shared table: one handle per thread, all on the same memory (see the
@@ -261,9 +261,9 @@ impl<L: Layout> SharedTable<L> {
         let len = Self::slots_for(mb, key_bound)? as usize;
         let words = len.div_ceil(GROUP).div_ceil(64);
         let storage = Storage {
-            slots: super::alloc_zeroed(len, mb)?,
-            groups: super::alloc_zeroed(words, mb)?,
-            summary: super::alloc_zeroed(words.div_ceil(64), mb)?,
+            slots: super::Slots::zeroed(len, mb)?,
+            groups: super::Slots::zeroed(words, mb)?,
+            summary: super::Slots::zeroed(words.div_ceil(64), mb)?,
         };
         Ok(Self::over(Arc::new(storage), codes, key_bound))
     }
@@ -420,18 +420,21 @@ impl<L: Layout> SharedTable<L> {
 /// If the memory cannot be had, like `Vec::clone`.
 impl<L: Layout> Clone for SharedTable<L> {
     fn clone(&self) -> Self {
-        let copy = |v: &[AtomicU64]| v.iter().map(|w| AtomicU64::new(w.get())).collect();
+        let copy = |v: &[AtomicU64]| {
+            let c = super::Slots::<AtomicU64>::zeroed(v.len(), 0).expect("memory for a table copy");
+            for (c, w) in c.iter().zip(v) {
+                c.set(w.get());
+            }
+            c
+        };
         let st = &self.storage;
+        let slots =
+            super::Slots::<L::Word>::zeroed(st.slots.len(), 0).expect("memory for a table copy");
+        for (c, w) in slots.iter().zip(st.slots.iter()) {
+            c.set(w.get());
+        }
         let storage = Storage {
-            slots: st
-                .slots
-                .iter()
-                .map(|w| {
-                    let c = <L::Word as bytemuck::Zeroable>::zeroed();
-                    c.set(w.get());
-                    c
-                })
-                .collect(),
+            slots,
             groups: copy(&st.groups),
             summary: copy(&st.summary),
         };

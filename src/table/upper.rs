@@ -26,7 +26,7 @@
 //! to 0 (no value); keeping that quirk is what makes node counts match the
 //! tutorial's to the last node.
 
-use super::{Bound, DirtyBlocks, Hit, Table, TableError, alloc_zeroed, prev_prime};
+use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
 
 const KEY_BITS: u32 = 56;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
@@ -35,7 +35,7 @@ const _: () = assert!(KEY_BITS + 8 == u64::BITS, "key and value fill one u64");
 /// The tutorial's always-replace table of 56-bit keys and 8-bit values.
 #[derive(Clone, Debug)]
 pub struct UpperTable {
-    slots: Box<[u64]>,
+    slots: Slots<u64>,
     dirty: DirtyBlocks,
     /// `MIN_SCORE` of the board: values are `score - min_score + 1`.
     min_score: i32,
@@ -63,7 +63,7 @@ impl UpperTable {
             mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })? / std::mem::size_of::<u64>();
         let slots = prev_prime(slots as u64) as usize;
         Ok(UpperTable {
-            slots: alloc_zeroed(slots, mb)?,
+            slots: Slots::zeroed(slots, mb)?,
             dirty: DirtyBlocks::new(slots),
             min_score,
             overwrites: 0,
