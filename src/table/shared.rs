@@ -420,21 +420,17 @@ impl<L: Layout> SharedTable<L> {
 /// If the memory cannot be had, like `Vec::clone`.
 impl<L: Layout> Clone for SharedTable<L> {
     fn clone(&self) -> Self {
-        let copy = |v: &[AtomicU64]| {
-            let c = super::Slots::<AtomicU64>::zeroed(v.len(), 0).expect("memory for a table copy");
-            for (c, w) in c.iter().zip(v) {
+        /// A copy of `words`, each read once.
+        fn copy<W: Word>(words: &[W]) -> super::Slots<W> {
+            let c = super::Slots::<W>::zeroed(words.len(), 0).expect("memory for a table copy");
+            for (c, w) in c.iter().zip(words) {
                 c.set(w.get());
             }
             c
-        };
-        let st = &self.storage;
-        let slots =
-            super::Slots::<L::Word>::zeroed(st.slots.len(), 0).expect("memory for a table copy");
-        for (c, w) in slots.iter().zip(st.slots.iter()) {
-            c.set(w.get());
         }
+        let st = &self.storage;
         let storage = Storage {
-            slots,
+            slots: copy(&st.slots),
             groups: copy(&st.groups),
             summary: copy(&st.summary),
         };
