@@ -54,8 +54,8 @@ unsafe impl<T: Sync> Sync for Slots<T> {}
 
 impl<T: bytemuck::Zeroable> Slots<T> {
     /// Slots spanning at least this many bytes (1.5 MB) take whole huge pages from
-    /// a 2 MB boundary (the last page partly unused: at most a quarter of the slots'
-    /// size); smaller ones take the allocator's memory as it comes.
+    /// a 2 MB boundary (the last page partly unused: at most a quarter of the pages
+    /// taken); smaller ones take the allocator's memory as it comes.
     const HUGE_FROM: usize = HUGE / 4 * 3;
 
     /// `len` zeroed slots (all-zero bits are a valid `T`: `Zeroable`), or
