@@ -14,18 +14,26 @@
 //! | 0 | free |
 //! | `key` | a thread is searching the position whose table key is `key` |
 //!
+//! Marks cost a thread alone on its root two atomic operations per node near the
+//! root, which a batch's lines (one thread each, which a helper may join at the
+//! end of the input) would pay for nothing: so a counter of the helpers on the
+//! root ([`Busy::join`], [`Busy::part`]) says whether anyone else is there, and a
+//! search marks and reads marks only while [`Busy::shared`].
+//!
 //! One slot per key hash, 2^16 slots (512 KB). A thread that finds the slot of
 //! its node taken (by another node of the same hash, or by another thread on the
 //! same node) does not mark it. The marks only change the order of the moves,
 //! never which moves are searched or what is stored, so scores stay exact
 //! whatever the marks say, even stale or lost ones.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Marks of the nodes being searched, see the [module](self) documentation.
 #[derive(Debug)]
 pub struct Busy {
     slots: Box<[AtomicU64]>,
+    /// Helpers on the root now: while 0, the thread alone marks nothing.
+    helpers: AtomicUsize,
 }
 
 impl Busy {
@@ -37,7 +45,24 @@ impl Busy {
     pub fn new() -> Self {
         Busy {
             slots: bytemuck::allocation::zeroed_slice_box(1 << Self::BITS),
+            helpers: AtomicUsize::new(0),
         }
+    }
+
+    /// Whether other threads search the root now (a helper is in).
+    #[inline]
+    pub fn shared(&self) -> bool {
+        self.helpers.load(Relaxed) != 0
+    }
+
+    /// A helper joins the root.
+    pub fn join(&self) {
+        self.helpers.fetch_add(1, Relaxed);
+    }
+
+    /// A helper leaves the root.
+    pub fn part(&self) {
+        self.helpers.fetch_sub(1, Relaxed);
     }
 
     fn slot(&self, key: u64) -> &AtomicU64 {
@@ -94,6 +119,18 @@ mod tests {
         assert!(!busy.enter(key));
         busy.leave(key);
         assert!(!busy.is_busy(key));
+    }
+
+    #[test]
+    fn shared_while_a_helper_is_in() {
+        let busy = Busy::new();
+        assert!(!busy.shared());
+        busy.join();
+        busy.join();
+        busy.part();
+        assert!(busy.shared());
+        busy.part();
+        assert!(!busy.shared());
     }
 
     #[test]

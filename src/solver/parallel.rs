@@ -14,7 +14,7 @@
 //!   marks the nodes it is in and searches last the children another thread is
 //!   in, so the threads spread over different subtrees, and each finds in the
 //!   table what the others finished. On this machine two threads explore about
-//!   the one thread's nodes on the empty board and 1.36x on Begin-Hard
+//!   the one thread's nodes on the empty board and 1.31x on Begin-Hard
 //!   positions (`docs/threads.md`, with the designs that lost: a skewed move
 //!   order per helper, skewed windows, a split of the root's moves).
 //! * **Exact.** Every thread runs the whole exact search; whichever finishes
@@ -128,7 +128,9 @@ where
         // be true bounds still, but each root starts from empty tables).
         tuned.clear_near();
         tuned.set_stop_flag(job.flag.clone());
+        self.busy.join();
         let (score, nodes) = tuned.search(&job.pos, job.alpha, job.beta);
+        self.busy.part();
         let finished = !tuned.stopped();
         self.spares
             .lock()

@@ -99,10 +99,20 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     near: Option<NearTable>,
 }
 
-/// Plies below the root where the nodes being searched are marked ([`Busy`]): 12
-/// measured best of 3 to 24 with two threads on the first 50 of Test_L1_R3 and on
-/// the empty board (docs/threads.md).
-const BUSY_PLIES: i32 = 12;
+/// Plies below the root where the nodes being searched are marked ([`Busy`]): 16
+/// with the eldest brother and the marks read again before each move, measured
+/// best of 12 to 40 with two threads on the first 50 of Test_L1_R3 and on the empty
+/// board (docs/threads.md).
+const BUSY_PLIES: i32 = 16;
+
+/// From this ply below the root on, a node's first move is searched even while
+/// another thread is in it (ABDADA's eldest brother): where it alone refutes the
+/// window, deferring it only sends the thread into siblings whose work is lost; in
+/// it, the threads split its subtree instead. Nearer the root, where the threads'
+/// first split matters most, a busy first move still goes last (from ply 2 on the
+/// empty board took 80 M nodes on two threads, from ply 3 or 4 on 74.7 M, as
+/// without; docs/threads.md).
+const ELDEST_FROM: i32 = 4;
 
 /// The parity bounds of a position that its parent already computed (`None`: not
 /// computed; `Some(None)`: computed, the rule does not apply).
@@ -254,13 +264,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// Makes this search one of several threads on one root (Lazy SMP over a shared
-    /// table): in the first `BUSY_PLIES` (12) plies below the root it marks the nodes it
-    /// is searching in `busy`, and searches last the children another thread has
-    /// marked, so that threads sharing one table spread over different subtrees
-    /// instead of racing through the same ones. The score is unchanged (every move
-    /// is still searched unless one cuts); only the order, so the nodes, may differ.
-    /// Alone on a root (no other thread marks anything), a search with marks
-    /// explores exactly the nodes of one without.
+    /// table): while a helper is in ([`Busy::shared`]), in the first `BUSY_PLIES`
+    /// (16) plies below the root it marks the nodes it is searching in `busy`, and
+    /// searches last the children another thread has marked (but a node's first
+    /// move from `ELDEST_FROM` (4) plies on), including a child another thread
+    /// entered after the moves were ordered, so that threads sharing one table
+    /// spread over different subtrees instead of racing through the same ones. The
+    /// score is unchanged (every move is still searched unless one cuts); only the
+    /// order, so the nodes, may differ. Alone on a root it neither marks nor reads
+    /// marks: it explores exactly the nodes of a search without, at its speed.
     pub fn set_busy(&mut self, busy: Arc<Busy>) {
         self.busy = Some(busy);
     }
@@ -408,6 +420,40 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             searches: 1,
             ..self.profile.table
         })
+    }
+
+    /// Whether another thread is searching the child that move `mv` leads to now
+    /// (`children`: the moves and their children's keys).
+    #[inline]
+    fn entered(&self, mv: u64, children: &[(u64, u64)]) -> bool {
+        let key = children.iter().find(|c| c.0 == mv).map_or(0, |c| c.1);
+        key != 0 && self.busy.as_deref().is_some_and(|b| b.is_busy(key))
+    }
+
+    /// The move that `negamax` searches first among `next` (without marks): the
+    /// table's `hint` if any, else the best by the move ordering.
+    fn first_move(next: u64, wins_after: &[u64; W], own_rows: u64, hint: u64) -> u64 {
+        if hint != 0 {
+            return hint;
+        }
+        let mut moves = MoveSorter::<W>::new();
+        for &col in Self::ORDER.iter().rev() {
+            let mv = next & Board::<W, H>::column_mask(col);
+            if mv != 0 {
+                moves.add(mv, Self::move_score(mv, wins_after[col], own_rows));
+            }
+        }
+        moves.next().unwrap_or(0)
+    }
+
+    /// The move ordering's score of move `mv`, after which the mover's winning cells
+    /// are `wins`, at least 1: each winning cell the move creates counts 2; the move
+    /// counts 1 more unless it is played just under a winning cell of its own on
+    /// `own_rows` (a zugzwang threat the opponent would then block at once).
+    #[inline]
+    fn move_score(mv: u64, wins: u64, own_rows: u64) -> u32 {
+        let wasted = (mv << 1) & wins & own_rows != 0;
+        2 * wins.count_ones() + u32::from(!wasted) + 1
     }
 
     /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
@@ -731,7 +777,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         };
         // Near the root, with other threads on it: the children they are searching now.
         let ply = n - self.root_stones;
-        let busy = self.busy.as_deref().filter(|_| ply < BUSY_PLIES);
+        let busy = self
+            .busy
+            .as_deref()
+            .filter(|b| ply < BUSY_PLIES && b.shared());
         let mut busy_children = 0;
         if let Some(b) = busy
             && ply + 1 < BUSY_PLIES
@@ -742,23 +791,21 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 }
             }
         }
+        // The first move is searched even if busy, from ELDEST_FROM plies on.
+        if busy_children != 0 && ply >= ELDEST_FROM {
+            busy_children &= !Self::first_move(next, &wins_after, own_rows, hint);
+        }
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                // Each winning cell the move creates counts 2; the move counts 1
-                // more unless it is played just under a winning cell of its own on
-                // the mover's rows (a zugzwang threat the opponent would then
-                // block at once).
-                let wins = wins_after[col];
-                let wasted = (mv << 1) & wins & own_rows != 0;
                 // A child another thread is searching comes last: it scores 0,
                 // every other move at least 1 (the same order among them).
                 let free = busy_children & mv == 0;
                 moves.add(
                     mv,
-                    (2 * wins.count_ones() + u32::from(!wasted) + 1) * u32::from(free),
+                    Self::move_score(mv, wins_after[col], own_rows) * u32::from(free),
                 );
             }
         }
@@ -772,7 +819,29 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
         // Mark this node for the other threads while its moves are searched.
         let marked = busy.is_some_and(|b| b.enter(key));
-        for mv in moves {
+        // Moves after the first whose child another thread entered since the moves
+        // were ordered are put off until the others are searched.
+        let recheck = busy.is_some() && ply + 1 < BUSY_PLIES;
+        let mut put_off = [0u64; W];
+        let (mut n_put_off, mut taken_up) = (0, 0);
+        let mut first = true;
+        loop {
+            let mv = match moves.next() {
+                Some(mv) => {
+                    if recheck && !first && self.entered(mv, &child_keys[..child_count]) {
+                        put_off[n_put_off] = mv;
+                        n_put_off += 1;
+                        continue;
+                    }
+                    mv
+                }
+                None if taken_up < n_put_off => {
+                    taken_up += 1;
+                    put_off[taken_up - 1]
+                }
+                None => break,
+            };
+            first = false;
             let mut child = *pos;
             child.play_move_unchecked(mv);
             let col = column::<W, H>(mv);
