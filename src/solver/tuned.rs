@@ -105,15 +105,6 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
 /// board (docs/threads.md).
 const BUSY_PLIES: i32 = 16;
 
-/// From this ply below the root on, a node's first move is searched even while
-/// another thread is in it (ABDADA's eldest brother): where it alone refutes the
-/// window, deferring it only sends the thread into siblings whose work is lost; in
-/// it, the threads split its subtree instead. Nearer the root, where the threads'
-/// first split matters most, a busy first move still goes last (from ply 2 on the
-/// empty board took 80 M nodes on two threads, from ply 3 or 4 on 74.7 M, as
-/// without; docs/threads.md).
-const ELDEST_FROM: i32 = 4;
-
 /// The parity bounds of a position that its parent already computed (`None`: not
 /// computed; `Some(None)`: computed, the rule does not apply).
 #[derive(Clone, Copy, Debug, Default)]
@@ -266,8 +257,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Makes this search one of several threads on one root (Lazy SMP over a shared
     /// table): while a helper is in ([`Busy::shared`]), in the first `BUSY_PLIES`
     /// (16) plies below the root it marks the nodes it is searching in `busy`, and
-    /// searches last the children another thread has marked (but a node's first
-    /// move from `ELDEST_FROM` (4) plies on), including a child another thread
+    /// searches last the children another thread has marked (but never a node's
+    /// first move: ABDADA's eldest brother), including a child another thread
     /// entered after the moves were ordered, so that threads sharing one table
     /// spread over different subtrees instead of racing through the same ones. The
     /// score is unchanged (every move is still searched unless one cuts); only the
@@ -791,8 +782,13 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 }
             }
         }
-        // The first move is searched even if busy, from ELDEST_FROM plies on.
-        if busy_children != 0 && ply >= ELDEST_FROM {
+        // The first move is searched even if another thread is in it (ABDADA's
+        // eldest brother): where it alone refutes the window, a thread that went to
+        // its siblings instead would do work nobody needs; in it, the threads split
+        // its subtree. Measured (docs/threads.md): two threads on Begin-Hard and
+        // Begin-Medium explore 5-8% fewer nodes than when the first move is
+        // deferred in the first 4 plies, the empty board 15-20% more.
+        if busy_children != 0 {
             busy_children &= !Self::first_move(next, &wins_after, own_rows, hint);
         }
         let mut moves = MoveSorter::<W>::new();
