@@ -13,8 +13,8 @@
 //!   being searched ([`Busy`]): in the first plies below the root, each thread
 //!   marks the nodes it is in and searches last the children another thread is
 //!   in, so the threads spread over different subtrees, and each finds in the
-//!   table what the others finished. On this machine two threads explore about
-//!   the one thread's nodes on the empty board and 1.31x on Begin-Hard
+//!   table what the others finished. On this machine two threads explore 1.17x
+//!   the one thread's nodes on the empty board and 1.25x on Begin-Hard
 //!   positions (`docs/threads.md`, with the designs that lost: a skewed move
 //!   order per helper, skewed windows, a split of the root's moves).
 //! * **Exact.** Every thread runs the whole exact search; whichever finishes
