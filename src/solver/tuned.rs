@@ -427,14 +427,18 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if hint != 0 {
             return hint;
         }
-        let mut moves = MoveSorter::<W>::new();
+        // The highest score; among ties the last in reverse order, as the sorter.
+        let mut first = (0, 0);
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                moves.add(mv, Self::move_score(mv, wins_after[col], own_rows));
+                let score = Self::move_score(mv, wins_after[col], own_rows);
+                if score >= first.1 {
+                    first = (mv, score);
+                }
             }
         }
-        moves.next().unwrap_or(0)
+        first.0
     }
 
     /// The move ordering's score of move `mv`, after which the mover's winning cells
