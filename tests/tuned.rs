@@ -103,12 +103,12 @@ fn edge_positions() {
 fn node_counts_are_pinned() {
     let pins = [
         // (set, first N positions, strong total, weak total)
-        ("Test_L3_R1", 100, 1_775, 1_019),
-        ("Test_L2_R1", 100, 9_457, 2_252),
-        ("Test_L2_R2", 100, 1_235_956, 358_877),
-        ("Test_L1_R1", 100, 100_156, 310_522),
-        ("Test_L1_R2", 20, 4_572_793, 195_190),
-        ("Test_L1_R3", 3, 17_159_576, 3_842_503),
+        ("Test_L3_R1", 100, 1_987, 999),
+        ("Test_L2_R1", 100, 8_556, 1_684),
+        ("Test_L2_R2", 100, 1_179_381, 347_091),
+        ("Test_L1_R1", 100, 97_538, 298_390),
+        ("Test_L1_R2", 20, 4_447_243, 189_369),
+        ("Test_L1_R3", 3, 16_863_020, 3_829_219),
     ];
     let mut solver = tuned();
     for (set, n, strong, weak) in pins {

@@ -552,7 +552,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     ///
     /// Returns the exact score if it lies in `(alpha, beta)`; a value `<= alpha` is an
     /// upper bound of the true score (fail low), a value `>= beta` a lower bound
-    /// (fail high).
+    /// (fail high). Fail-soft: both are the tightest bounds the search met, not
+    /// alpha or beta themselves (a node whose every move fails low answers the best
+    /// of their bounds, often below alpha), so that the next window at the root and
+    /// the table's entries learn as much as the search proved.
     fn negamax(
         &mut self,
         pos: &Board<W, H>,
@@ -825,6 +828,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut put_off = [0u64; W];
         let (mut n_put_off, mut taken_up) = (0, 0);
         let mut first = true;
+        // The best score met (fail-soft): every move searched or left out is worth
+        // at most this, so it bounds the node from above more tightly than alpha.
+        let mut best = left_out;
         loop {
             let mv = match moves.next() {
                 Some(mv) => {
@@ -869,11 +875,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             if score > alpha {
                 alpha = score;
             }
+            best = best.max(score);
         }
         self.leave(marked, key);
+        debug_assert!(best <= alpha);
         let depth = self.depth(n, nodes0);
-        self.store(n, key, alpha, Bound::Upper, None, depth);
-        alpha
+        // Every move failed low: the best of them is an upper bound, often below
+        // alpha, which a later window (or a transposition) can use.
+        self.store(n, key, best, Bound::Upper, None, depth);
+        best
     }
 }
 
