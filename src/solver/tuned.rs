@@ -342,14 +342,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// The near table, if a position with `n` stones belongs in it.
-    #[inline]
+    #[inline(always)]
     fn near(&mut self, n: i32) -> Option<&mut NearTable> {
         self.near.as_mut().filter(|_| Self::is_near(n))
     }
 
     /// Probes the table of a position with `n` stones (the near table or the main
     /// one) for `key`.
-    #[inline]
+    #[inline(always)]
     fn probe_table(&mut self, n: i32, key: u64) -> Option<Hit> {
         match self.near(n) {
             Some(near) => near.probe(key),
@@ -368,7 +368,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Probes the table for `key`, a position with `n` stones, at a node whose
     /// window is `(alpha, beta)`, counting the probe with `PROFILE`.
-    #[inline]
+    #[inline(always)]
     fn probe(&mut self, n: i32, key: u64, alpha: i32, beta: i32) -> Option<Hit> {
         let hit = self.probe_table(n, key);
         if PROFILE {
@@ -391,7 +391,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Stores an entry of a position with `n` stones, counting the store with
     /// `PROFILE`.
-    #[inline]
+    #[inline(always)]
     fn store(&mut self, n: i32, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
         if PROFILE {
             self.profile.table.stores += 1;
@@ -452,7 +452,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
-    #[inline]
+    #[inline(always)]
     fn leave(&self, marked: bool, key: u64) {
         if marked && let Some(b) = &self.busy {
             b.leave(key);
