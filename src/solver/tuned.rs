@@ -829,8 +829,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let (mut n_put_off, mut taken_up) = (0, 0);
         let mut first = true;
         // The best score met (fail-soft): every move searched or left out is worth
-        // at most this, so it bounds the node from above more tightly than alpha.
-        let mut best = left_out;
+        // at most this (a move that loses at once, never searched, is worth less
+        // than any safe one), so it bounds the node from above, often below alpha.
+        let mut upper = left_out;
         loop {
             let mv = match moves.next() {
                 Some(mv) => {
@@ -875,15 +876,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             if score > alpha {
                 alpha = score;
             }
-            best = best.max(score);
+            upper = upper.max(score);
         }
         self.leave(marked, key);
-        debug_assert!(best <= alpha);
+        debug_assert!(upper <= alpha);
         let depth = self.depth(n, nodes0);
-        // Every move failed low: the best of them is an upper bound, often below
-        // alpha, which a later window (or a transposition) can use.
-        self.store(n, key, best, Bound::Upper, None, depth);
-        best
+        // Every move failed low: a later window (or a transposition) can use the
+        // tighter bound.
+        self.store(n, key, upper, Bound::Upper, None, depth);
+        upper
     }
 }
 
