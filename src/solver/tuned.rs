@@ -592,11 +592,43 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
 
         // We do not lose at once, so we lose at best with the opponent's stone after next.
-        let mut min = -(Self::CELLS - 2 - n) / 2;
+        let min = -(Self::CELLS - 2 - n) / 2;
         if alpha < min {
             alpha = min;
             if alpha >= beta {
                 return alpha;
+            }
+        }
+
+        // The mirror image's stones and mask: a child's mirror key follows from them
+        // and the mirror of its move, as its key follows from ours (`Board::key`).
+        let mirror_current = mirror_key::<W, H>(pos.current());
+        let mirror_mask = mirror_key::<W, H>(pos.mask());
+        let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
+        // The table first: the parent asked for its slot, and a bound that settles
+        // the node spares the children's keys and the parity rules below.
+        // The table's best move, as a move of `pos` (0 if none or not playable).
+        let mut hint = 0;
+        if let Some(Hit { score, bound, best }) = self.probe(n, key, alpha, beta) {
+            if bound != Bound::Upper && score > alpha {
+                alpha = score;
+                // The table's lower bound already reaches beta.
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if bound != Bound::Lower && score < beta {
+                beta = score;
+                // No need to look for more than we can get.
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            // A stored column is checked before it is mirrored, so that a corrupt
+            // one can never underflow `W - 1 - c`.
+            if let Some(c) = best.map(usize::from).filter(|&c| c < W) {
+                let col = if mirrored { W - 1 - c } else { c };
+                hint = next & Board::<W, H>::column_mask(col);
             }
         }
 
@@ -608,10 +640,6 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut wins_after = [0u64; W];
         let mut child_count = 0;
         let mut wins_in_two = false;
-        // The mirror image's stones and mask: a child's mirror key follows from them
-        // and the mirror of its move, as its key follows from ours (`Board::key`).
-        let mirror_current = mirror_key::<W, H>(pos.current());
-        let mirror_mask = mirror_key::<W, H>(pos.mask());
         for (mv, child) in children(pos, next) {
             let child_mirror = (mirror_current ^ mirror_mask)
                 + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
@@ -631,10 +659,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if wins_in_two {
             return win_in_two;
         }
-        let mut max = win_in_two - 1;
+        let max = win_in_two - 1;
+
+        if beta > max {
+            beta = max;
+            // No need to look for more than we can get.
+            if alpha >= beta {
+                return beta;
+            }
+        }
 
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
-        // unless alpha is below it).
+        // unless alpha is below it). Asked after the table, which often settles the
+        // node without it.
         if alpha < Self::PARITY_BOUND
             && let Some(bound) = known
                 .odd_threat
@@ -650,39 +687,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // -PARITY_BOUND, useless unless beta is above it).
         if beta > -Self::PARITY_BOUND
             && let Some(bound) = known.claimeven.unwrap_or_else(|| claimeven_bound(pos))
+            && bound < beta
         {
-            max = max.min(bound);
-        }
-
-        let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
-        // The table's best move, as a move of `pos` (0 if none or not playable).
-        let mut hint = 0;
-        if let Some(Hit { score, bound, best }) = self.probe(n, key, alpha, beta) {
-            match bound {
-                Bound::Lower => min = min.max(score),
-                Bound::Upper => max = max.min(score),
-                Bound::Exact => {
-                    min = min.max(score);
-                    max = max.min(score);
-                }
-            }
-            // A stored column is checked before it is mirrored, so that a corrupt
-            // one can never underflow `W - 1 - c`.
-            if let Some(c) = best.map(usize::from).filter(|&c| c < W) {
-                let col = if mirrored { W - 1 - c } else { c };
-                hint = next & Board::<W, H>::column_mask(col);
-            }
-        }
-        if alpha < min {
-            alpha = min;
-            // The table's lower bound already reaches beta.
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        if beta > max {
-            beta = max;
-            // No need to look for more than we can get.
+            beta = bound;
             if alpha >= beta {
                 return beta;
             }
