@@ -13,8 +13,9 @@
 //!   to its child: it plays the move and answers the child's score, negated,
 //!   without a probe, a store or the rules below; its parent asks for the
 //!   grandchild's slot instead of its own and tries the grandchild's bounds in
-//!   its transposition cutoffs (about a third of the nodes are such steps; 7-11%
-//!   less time for 2-3% more nodes, step 27 of the research log).
+//!   its transposition cutoffs (about a third of the nodes are such steps; 7-12%
+//!   less time on the Middle-Medium and Begin sets for 3-8% more nodes, step 27
+//!   of the research log).
 //! * **Wins in two.** A node looks one ply ahead: a move after which the opponent
 //!   has no safe reply wins with the mover's stone after next, the best score left,
 //!   so the node returns it at once; when no move does, the mover wins a stone
