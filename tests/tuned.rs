@@ -103,12 +103,12 @@ fn edge_positions() {
 fn node_counts_are_pinned() {
     let pins = [
         // (set, first N positions, strong total, weak total)
-        ("Test_L3_R1", 100, 2_269, 1_146),
-        ("Test_L2_R1", 100, 8_983, 1_817),
-        ("Test_L2_R2", 100, 1_266_844, 382_330),
-        ("Test_L1_R1", 100, 102_254, 331_893),
-        ("Test_L1_R2", 20, 4_534_712, 197_245),
-        ("Test_L1_R3", 3, 17_371_335, 4_038_368),
+        ("Test_L3_R1", 100, 2_194, 1_114),
+        ("Test_L2_R1", 100, 8_573, 1_790),
+        ("Test_L2_R2", 100, 1_184_225, 358_533),
+        ("Test_L1_R1", 100, 102_254, 313_064),
+        ("Test_L1_R2", 20, 4_379_930, 189_594),
+        ("Test_L1_R3", 3, 16_087_631, 3_737_764),
     ];
     let mut solver = tuned();
     for (set, n, strong, weak) in pins {
