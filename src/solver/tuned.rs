@@ -365,6 +365,28 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
     }
 
+    /// The stored bound of a move's score, from the point of view of the node
+    /// with `n` stones that plays it: its child's bound (key `child_key`) negated,
+    /// or, when the child has one safe reply (`forced_key`, the key of that
+    /// reply's position; 0 if none), the grandchild's bound as it is (the forced
+    /// child is never stored, and two negations cancel).
+    #[inline(always)]
+    fn move_bound(&mut self, n: i32, child_key: u64, forced_key: u64) -> Option<(i32, Bound)> {
+        if forced_key != 0 {
+            return self
+                .probe_table(n + 2, forced_key)
+                .map(|h| (h.score, h.bound));
+        }
+        self.probe_table(n + 1, child_key).map(|h| {
+            let bound = match h.bound {
+                Bound::Lower => Bound::Upper,
+                Bound::Upper => Bound::Lower,
+                Bound::Exact => Bound::Exact,
+            };
+            (-h.score, bound)
+        })
+    }
+
     /// Asks for the slot of a position with `n` stones and key `key`.
     #[inline]
     fn prefetch(&self, n: i32, key: u64) {
@@ -612,7 +634,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // move plays under one): the node's score is its child's, negated. The
         // node is neither probed nor stored, and it makes none of the cut tests
         // below: its child makes its own. Its parent asked for the child's slot
-        // and tried its transposition cutoff (see the children's loop).
+        // and, far from the end, tried its transposition cutoff (`move_bound`).
         if next & (next - 1) == 0 {
             let mut child = *pos;
             child.play_move_unchecked(next);
@@ -767,12 +789,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
         }
 
-        // Enhanced transposition cutoff: a child whose stored upper bound `u` makes
-        // `-u >= beta` refutes this node without a search; a child whose stored lower
-        // bound `l` makes `-l <= alpha` cannot raise alpha and is left out. A child
-        // with one safe reply is worth what its only child is worth to us: that
-        // grandchild's bounds are used as they are. Only worth their probes far
-        // from the end, where a search costs more than W probes.
+        // Enhanced transposition cutoff: a move whose stored lower bound `l` (see
+        // `move_bound`) reaches beta refutes this node without a search; a move
+        // whose stored upper bound `u` is at most alpha cannot raise it and is left
+        // out. Only worth their probes far from the end, where a search costs more
+        // than W probes.
         if n < Self::ETC_BELOW {
             for (&(mv, child_key), &forced_key) in
                 child_keys[..child_count].iter().zip(&forced_keys)
@@ -780,48 +801,16 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 if mv & next == 0 {
                     continue;
                 }
-                if forced_key != 0 {
-                    match self.probe_table(n + 2, forced_key) {
-                        Some(Hit {
-                            score: l,
-                            bound: Bound::Lower | Bound::Exact,
-                            ..
-                        }) if l >= beta => {
-                            let best = Some(Self::stored_column(mv, mirrored));
-                            let depth = self.depth(n, nodes0);
-                            self.store(n, key, l, Bound::Lower, best, depth);
-                            return l;
-                        }
-                        Some(Hit {
-                            score: u,
-                            bound: Bound::Upper,
-                            ..
-                        }) if u <= alpha => {
-                            next &= !mv;
-                            left_out = left_out.max(u);
-                        }
-                        _ => {}
-                    }
-                    continue;
-                }
-                match self.probe_table(n + 1, child_key) {
-                    Some(Hit {
-                        score: u,
-                        bound: Bound::Upper | Bound::Exact,
-                        ..
-                    }) if -u >= beta => {
+                match self.move_bound(n, child_key, forced_key) {
+                    Some((l, Bound::Lower | Bound::Exact)) if l >= beta => {
                         let best = Some(Self::stored_column(mv, mirrored));
                         let depth = self.depth(n, nodes0);
-                        self.store(n, key, -u, Bound::Lower, best, depth);
-                        return -u;
+                        self.store(n, key, l, Bound::Lower, best, depth);
+                        return l;
                     }
-                    Some(Hit {
-                        score: l,
-                        bound: Bound::Lower,
-                        ..
-                    }) if -l <= alpha => {
+                    Some((u, Bound::Upper)) if u <= alpha => {
                         next &= !mv;
-                        left_out = left_out.max(-l);
+                        left_out = left_out.max(u);
                     }
                     _ => {}
                 }
