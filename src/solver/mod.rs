@@ -9,6 +9,7 @@
 pub mod busy;
 pub mod parallel;
 pub mod parity;
+pub mod potential;
 pub mod reference;
 pub mod stop;
 pub mod tuned;

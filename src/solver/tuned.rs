@@ -24,7 +24,14 @@
 //!   for the mover ([`MoveSorter`]); among ties, a move just under a winning cell
 //!   of the mover's on the mover's own rows (a zugzwang threat the opponent would
 //!   block at once) comes last in windows about late wins, where zugzwang decides
-//!   (`Tuned::ZUGZWANG_WINDOW`), and the center first.
+//!   (`Tuned::ZUGZWANG_WINDOW`), and the center first. Far from the end (fewer
+//!   than 16 stones on 7x6) in those windows, each move also counts its
+//!   [`Potential`]: the fours through its cell that are still open, for the
+//!   mover (to build) and for the opponent (to block), weighted by the stones
+//!   already in them. Near the root a wrong first move costs a whole subtree, and
+//!   there few moves create a winning cell: this ordering took 37-41% fewer nodes
+//!   on the empty board, 14-18% strong and 22-35% weak on the Begin-Medium and
+//!   Begin-Hard sets (step 29 of the research log).
 //! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
 //!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
 //!   leaves the player only every other row: if those cells hold no four, the
@@ -63,6 +70,7 @@ use super::parity::{
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
 use crate::solver::busy::Busy;
+use crate::solver::potential::Potential;
 use crate::solver::stop::StopFlag;
 use crate::table::{Bound, CompactTable, Hit, SharedTable, Table, TableStats, Wide, work_depth};
 
@@ -104,6 +112,13 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     /// had: the main table then takes every node, as exact, only slower).
     near: Option<NearTable>,
 }
+
+/// The weight of the threat score against the [`Potential`] in the move ordering
+/// far from the end: one winning cell created (2 points of the threat score) is
+/// worth 16, as much as the blocked fours of a cell four stones along. 8 measured
+/// best of 4 to 64 (step 29; with 64 the threats decide alone, the potential
+/// breaks ties: 5% more nodes on the Begin-Medium sample, 7% on Begin-Hard).
+const THREAT_WEIGHT: u32 = 8;
 
 /// Plies below the root where the nodes being searched are marked ([`Busy`]): 16
 /// with the eldest brother and the marks read again before each move, measured
@@ -243,6 +258,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// it was measured (5 and 6 best of 2 to 9; without the limit, Begin-Easy took
     /// 16% more nodes).
     const ZUGZWANG_WINDOW: i32 = Self::CELLS / 7;
+    /// Nodes with fewer stones than this order their moves by threats and
+    /// [`Potential`] (step 29): three eighths of the cells, 16 on 7x6, where it was
+    /// measured (14 to 18 within 2% of each other on the Begin samples; 24 and
+    /// every node took 5-20% more than 16).
+    const POTENTIAL_BELOW: i32 = (3 * Self::CELLS + 7) / 8;
     /// Nodes with at least this many stones use the near table.
     const NEAR_FROM: i32 = Self::CELLS - NEAR_EMPTY;
 
@@ -453,7 +473,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// The move that `negamax` searches first among `next` (without marks): the
     /// table's `hint` if any, else the best by the move ordering.
-    fn first_move(next: u64, wins_after: &[u64; W], own_rows: u64, hint: u64) -> u64 {
+    fn first_move(
+        pos: &Board<W, H>,
+        next: u64,
+        wins_after: &[u64; W],
+        own_rows: u64,
+        potential: bool,
+        hint: u64,
+    ) -> u64 {
         if hint != 0 {
             return hint;
         }
@@ -462,7 +489,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H>::column_mask(col);
             if mv != 0 {
-                let score = Self::move_score(mv, wins_after[col], own_rows);
+                let score = Self::order_score(pos, mv, wins_after[col], own_rows, potential);
                 if score >= first.1 {
                     first = (mv, score);
                 }
@@ -479,6 +506,21 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     fn move_score(mv: u64, wins: u64, own_rows: u64) -> u32 {
         let wasted = (mv << 1) & wins & own_rows != 0;
         2 * wins.count_ones() + u32::from(!wasted) + 1
+    }
+
+    /// The move ordering's score of move `mv` of `pos` (at least 1): with
+    /// `potential`, the threat score of [`Self::move_score`] times [`THREAT_WEIGHT`]
+    /// plus the move's [`Potential`] (the open fours through its cell), else the
+    /// threat score alone.
+    #[inline]
+    fn order_score(pos: &Board<W, H>, mv: u64, wins: u64, own_rows: u64, potential: bool) -> u32 {
+        let threats = Self::move_score(mv, wins, own_rows);
+        if potential {
+            let own = pos.current();
+            THREAT_WEIGHT * threats + Potential::<W, H>::of(mv, own, own ^ pos.mask())
+        } else {
+            threats
+        }
     }
 
     /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
@@ -833,6 +875,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         } else {
             Board::<W, H>::BOARD_MASK & !player_rows::<W, H>()
         };
+        // Far from the end, in a window about a late win, the open fours through
+        // each move's cell order the moves too (step 29). A window asking for an
+        // early win is settled by short lines, where the threats order well and
+        // the potential would only cost time (Begin-Easy's windows are all such).
+        let potential = n < Self::POTENTIAL_BELOW && alpha.abs() < Self::ZUGZWANG_WINDOW;
         // Near the root, with other threads on it: the children they are searching now.
         let ply = n - self.root_stones;
         let busy = self
@@ -856,7 +903,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Begin-Medium explore 5-8% fewer nodes than when the first move is
         // deferred in the first 4 plies, the empty board 15-20% more.
         if busy_children != 0 {
-            busy_children &= !Self::first_move(next, &wins_after, own_rows, hint);
+            busy_children &= !Self::first_move(pos, next, &wins_after, own_rows, potential, hint);
         }
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
@@ -868,7 +915,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 let free = busy_children & mv == 0;
                 moves.add(
                     mv,
-                    Self::move_score(mv, wins_after[col], own_rows) * u32::from(free),
+                    Self::order_score(pos, mv, wins_after[col], own_rows, potential)
+                        * u32::from(free),
                 );
             }
         }
