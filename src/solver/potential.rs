@@ -13,8 +13,9 @@
 //! | none of the mover's stones, `k` of the opponent's | `(k + 1)^2` | the move blocks it |
 //! | stones of both sides | 0 | nobody can complete it |
 //!
-//! The square makes one four three stones along worth more than several empty
-//! ones. Only the order of the moves changes, never a score.
+//! An empty four counts both ways (3). The square makes one four three stones
+//! along worth more than several empty ones. Only the order of the moves
+//! changes, never a score.
 
 use crate::position::Board;
 

@@ -115,9 +115,10 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
 
 /// The weight of the threat score against the [`Potential`] in the move ordering
 /// far from the end: one winning cell created (2 points of the threat score) is
-/// worth 16, as much as the blocked fours of a cell four stones along. 8 measured
-/// best of 4 to 64 (step 29; with 64 the threats decide alone, the potential
-/// breaks ties: 5% more nodes on the Begin-Medium sample, 7% on Begin-Hard).
+/// worth 16, as much as two fours of the mover's holding one stone each (8 each).
+/// 8 measured best of 4 to 64 (step 29; with 64 the threats decide alone and the
+/// potential breaks ties: 5% more nodes on the Begin-Medium sample, 7% on
+/// Begin-Hard's).
 const THREAT_WEIGHT: u32 = 8;
 
 /// Plies below the root where the nodes being searched are marked ([`Busy`]): 16
@@ -260,8 +261,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     const ZUGZWANG_WINDOW: i32 = Self::CELLS / 7;
     /// Nodes with fewer stones than this order their moves by threats and
     /// [`Potential`] (step 29): three eighths of the cells, 16 on 7x6, where it was
-    /// measured (14 to 18 within 2% of each other on the Begin samples; 24 and
-    /// every node took 5-20% more than 16).
+    /// measured (14 and 18 within 2.5% of 16 on the Begin samples, 20 4-5% more
+    /// nodes; with an earlier weighting, 24 and every node 5-17% more).
     const POTENTIAL_BELOW: i32 = (3 * Self::CELLS + 7) / 8;
     /// Nodes with at least this many stones use the near table.
     const NEAR_FROM: i32 = Self::CELLS - NEAR_EMPTY;
