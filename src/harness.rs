@@ -158,6 +158,8 @@ pub fn run<const W: usize, const H: usize>(
                 solver.set_book(book.cloned());
             }
             solver.set_stop_flag(stop.clone());
+            // Fresh memory is mapped and zeroed before the clock starts.
+            solver.prefault();
             for set in sets {
                 let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
                 let mut time = Duration::ZERO;
@@ -255,6 +257,8 @@ pub fn run_threads<const W: usize, const H: usize>(
                         s.set_book(book.cloned());
                     }
                     s.set_stop_flag(stop.clone());
+                    // As in `run`: fresh memory is faulted in before the clock.
+                    s.prefault();
                     Ok(s)
                 })
                 .collect::<Result<Vec<_>, TableError>>()?;

@@ -278,6 +278,13 @@ where
         self.own.clear();
     }
 
+    /// Faults the shared table and this thread's near table in now
+    /// ([`Table::prefault`]; the helpers' near tables are faulted as they are
+    /// used). No search is running, as for [`TeamSearch::clear`].
+    pub fn prefault(&mut self) {
+        self.own.prefault();
+    }
+
     /// The table handle of the calling thread.
     pub fn table(&self) -> &T {
         self.own.table()

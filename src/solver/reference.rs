@@ -80,6 +80,11 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
         self.table.clear();
     }
 
+    /// Faults the table's memory in now ([`Table::prefault`]).
+    pub fn prefault(&mut self) {
+        self.table.prefault();
+    }
+
     /// Searches `pos` in the window `[alpha, beta]` and returns the number of nodes
     /// explored with the score.
     pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {

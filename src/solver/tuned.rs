@@ -330,6 +330,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.clear_near();
     }
 
+    /// Faults the memory of both tables in now ([`Table::prefault`]).
+    pub fn prefault(&mut self) {
+        self.table.prefault();
+        if let Some(near) = &mut self.near {
+            near.prefault();
+        }
+    }
+
     /// Empties the near table only (the main table, shared with other threads,
     /// is theirs to clear).
     pub(crate) fn clear_near(&mut self) {

@@ -220,6 +220,10 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
         self.dirty.drain(|first| lines[first / 8] = Line::default());
     }
 
+    fn prefault(&mut self) {
+        self.lines.prefault();
+    }
+
     fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(1) & GENERATIONS;
     }

@@ -424,6 +424,10 @@ impl Table for CompactTable {
         CompactTable::clear(self);
     }
 
+    fn prefault(&mut self) {
+        self.sets.prefault();
+    }
+
     fn hashfull(&self) -> u32 {
         let n = self.sets.len().min(500);
         let full: u32 = self.sets[..n].iter().map(|&s| SetCodes::entries(s)).sum();
@@ -628,6 +632,20 @@ mod tests {
     fn keys_above_the_bound_are_caught() {
         let mut t = CompactTable::for_board::<4, 4>(1).unwrap();
         t.put(key_bound(4, 4) as u64, 1, Bound::Lower, 1);
+    }
+
+    #[test]
+    fn prefault_keeps_every_entry() {
+        let mut t = CompactTable::for_board::<4, 4>(1).unwrap();
+        let keys = (0..20_000u64).map(|k| k * 23);
+        for k in keys.clone() {
+            t.put(k, (k % 11) as i32 - 5, Bound::Lower, (k % 16) as u8);
+        }
+        let before: Vec<_> = keys.clone().map(|k| t.get(k)).collect();
+        let sets = t.sets.to_vec();
+        Table::prefault(&mut t);
+        assert_eq!(&t.sets[..], &sets[..]);
+        assert_eq!(keys.map(|k| t.get(k)).collect::<Vec<_>>(), before);
     }
 
     #[test]

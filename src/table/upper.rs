@@ -147,6 +147,10 @@ impl Table for UpperTable {
         UpperTable::clear(self);
     }
 
+    fn prefault(&mut self) {
+        self.slots.prefault();
+    }
+
     fn hashfull(&self) -> u32 {
         super::hashfull_nonzero(&self.slots)
     }
@@ -198,6 +202,17 @@ mod tests {
         // keys equal in their low 56 bits fall into different slots
         let c = a ^ (1u64 << 60);
         assert_ne!(c % p, a % p);
+    }
+
+    #[test]
+    fn prefault_keeps_every_entry() {
+        let mut t = UpperTable::with_megabytes(1).unwrap();
+        for k in (0..50_000u64).map(|k| k * 7919) {
+            t.put(k, (k % 255 + 1) as u8);
+        }
+        let slots = t.slots.to_vec();
+        Table::prefault(&mut t);
+        assert_eq!(&t.slots[..], &slots[..]);
     }
 
     #[test]
