@@ -279,8 +279,9 @@ where
     }
 
     /// Faults the shared table and this thread's near table in now
-    /// ([`Table::prefault`]; the helpers' near tables are faulted as they are
-    /// used). No search is running, as for [`TeamSearch::clear`].
+    /// ([`Table::prefault`](crate::table::Table::prefault); the helpers' near
+    /// tables are faulted as they are used). No search is running, as for
+    /// [`TeamSearch::clear`].
     pub fn prefault(&mut self) {
         self.own.prefault();
     }
