@@ -107,12 +107,14 @@ def solve_many(
     positions: Sequence[PositionLike],
     weak: bool = False,
     threads: Optional[int] = None,
-    table_mb: int = 64,
+    table_mb: int = 16,
     book: bool = True,
 ) -> list[int]:
     """The scores of many positions, in order, as Solver.solve gives them: solved
     in parallel on `threads` threads (default: every core), each with its own table
-    of `table_mb` megabytes, without the GIL; book as in Solver. At the end of the
+    of `table_mb` megabytes, without the GIL; book as in Solver. The default table
+    is smaller than Solver's (16 MB, not 64): a batch's searches are mostly small
+    and run faster when each thread's table stays near the processor's cache. At the end of the
     batch, a thread with nothing left joins the searches still running (sharing
     their table), so that the last hard positions do not leave cores idle.
 

@@ -78,6 +78,20 @@ def test_solve_many_keeps_the_order_and_matches_solve():
     assert solve_many([]) == []
 
 
+def test_solve_many_default_table_searches_exactly():
+    # solve_many's default table (16 MB: 8-byte entries holding the whole key) is
+    # not Solver's (64 MB of 4-byte entries): both must give the set's scores on
+    # positions that need real searches, one thread and two, strong and weak.
+    pairs = pons_set("Test_L1_R2")[:12]
+    moves = [m for m, _ in pairs]
+    want = [s for _, s in pairs]
+    signs = [(s > 0) - (s < 0) for s in want]
+    for threads in (1, 2):
+        assert solve_many(moves, threads=threads, book=False) == want
+        assert solve_many(moves, threads=threads, book=False, weak=True) == signs
+    assert solve_many(moves, threads=1, book=False, table_mb=64) == want
+
+
 def test_solve_many_names_the_bad_item():
     with pytest.raises(ValueError) as e:
         solve_many(["4455", "44", "4480"])
