@@ -20,8 +20,7 @@ Two comparisons:
 BitBully is also run with its table kept from one position to the next (its
 reset_transposition_table clears a large table: tens of milliseconds), and
 c4solver on one thread with Solver's 64 MB table instead of solve_many's default
-16 MB (see solve_many's docstring). The rounds
-alternate the runs so that all see the same machine; the table gives each run's
+16 MB (see solve_many's docstring). The rounds alternate the runs so that all see the same machine; the table gives each run's
 median positions per second and its ratios to BitBully with the same book setting.
 """
 
@@ -59,10 +58,8 @@ def main():
 
         return run
 
-    def ours(threads, book, table_mb=None):
-        if table_mb is None:  # solve_many's default
-            return lambda: c4solver.solve_many(moves, threads=threads, book=book)
-        return lambda: c4solver.solve_many(moves, threads=threads, book=book, table_mb=table_mb)
+    def ours(threads, book, **table_mb):  # no table_mb: solve_many's default
+        return lambda: c4solver.solve_many(moves, threads=threads, book=book, **table_mb)
 
     bb = f"BitBully {bitbully.__version__} (mtdf)"
     nobook, book = BitBully(opening_book=None), BitBully()
@@ -71,7 +68,7 @@ def main():
         f"{bb}, no book, table cleared": (bitbully_run(nobook, True), "no book"),
         f"{bb}, no book, table kept": (bitbully_run(nobook, False), "no book"),
         "c4solver solve_many, 1 thread, no book": (ours(1, False), "no book"),
-        "c4solver solve_many, 1 thread, no book, 64 MB table": (ours(1, False, 64), "no book"),
+        "c4solver solve_many, 1 thread, no book, 64 MB table": (ours(1, False, table_mb=64), "no book"),
         f"c4solver solve_many, {cores} threads, no book": (ours(None, False), "no book"),
         f"{bb}, default book (12-ply-dist), table cleared": (bitbully_run(book, True), "book"),
         f"{bb}, default book (12-ply-dist), table kept": (bitbully_run(book, False), "book"),

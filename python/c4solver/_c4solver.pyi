@@ -114,9 +114,10 @@ def solve_many(
     in parallel on `threads` threads (default: every core), each with its own table
     of `table_mb` megabytes, without the GIL; book as in Solver. The default table
     is smaller than Solver's (16 MB, not 64): a batch's searches are mostly small
-    and run faster when each thread's table stays near the processor's cache. At the end of the
-    batch, a thread with nothing left joins the searches still running (sharing
-    their table), so that the last hard positions do not leave cores idle.
+    and run faster when each thread's table stays near the processor's cache. At
+    the end of the batch, a thread with nothing left joins the searches still
+    running (sharing their table), so that the last hard positions do not leave
+    cores idle.
 
     Raises ValueError naming the first bad item, 0-based ("item 2: column 8 is out
     of range (1..=7) at move 3"), before solving anything; Ctrl-C stops the batch

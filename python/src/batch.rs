@@ -20,13 +20,12 @@ const AHEAD_PER_WORKER: usize = 64;
 /// Solver.solve gives them: solved in parallel on `threads` threads (default:
 /// every core), each with its own table of `table_mb` megabytes and one position
 /// at a time, without the GIL. The default table is smaller than Solver's (16
-/// MB, not 64): each thread has one, and a batch's searches are mostly small,
-/// so they run faster when the tables stay near the processor's cache (measured
-/// with one thread, 2026-11-26: 1.07-1.18x the positions per second of 64 MB on
-/// the Begin and Middle sets, strong and weak; the empty board, book-free, in the
-/// same time). At the end of the batch, a thread with nothing
-/// left joins the searches still running (sharing their table), so that the
-/// last hard positions do not leave cores idle. With book=True, positions with
+/// MB, not 64): each thread has one, and a batch's searches are mostly small, so
+/// they run faster when the tables stay near the processor's cache
+/// (`python/benchmarks/table_size.py`; the figures are in python/README.md). At
+/// the end of the batch, a thread with nothing left joins the searches still
+/// running (sharing their table), so that the last hard positions do not leave
+/// cores idle. With book=True, positions with
 /// at most the built-in book's depth stones are answered from it. Raises
 /// ValueError naming the first bad item, 0-based ("item 2: column 8 is out of
 /// range (1..=7) at move 3"), before solving anything; Ctrl-C stops the whole

@@ -7,8 +7,8 @@
 //!   them, the next window asks at 0, where the parity bounds below cut the most,
 //!   and if that one answers exactly 1 (or 0), the next asks at 1 (or -1). Once
 //!   a window at 0 has been asked and the sign is known, the windows walk outward
-//!   from the bound nearest 0 instead of halving: one score beyond it while five
-//!   to nine remain, then one at a time. Proving a bound far beyond the score costs
+//!   from the bound nearest 0 instead of halving: `(max - min) / 5` scores beyond
+//!   it (one while `max - min` is 5 to 9), then one at a time. Proving a bound far beyond the score costs
 //!   about as much as proving the score itself (4% fewer nodes on the
 //!   Begin-Medium and Begin-Hard sets, step 30 of the research log).
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
@@ -594,9 +594,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 med = if min == 1 { 1 } else { -1 };
                 next_to_zero = true;
             } else if asked_zero && (min >= 1 || max <= 0) {
-                // The sign is known: walk outward from the bound nearest 0. While at
-                // least five scores remain, skip one (`(max - min) / 5`); then ask
-                // score by score. Halving would first prove a far bound (say "at
+                // The sign is known: walk outward from the bound nearest 0, skipping
+                // `(max - min) / 5` scores (one while `max - min` is 5 to 9, none
+                // below 5: score by score). Halving would first prove a far bound (say "at
                 // most 5" when the score is 3), which costs about as much as the
                 // bound the score needs.
                 let step = (max - min) / 5;
