@@ -72,6 +72,21 @@ impl<const N: usize> MoveSorter<N> {
         }
     }
 
+    /// Moves `mv` to the front like [`Self::promote`], but only if its score is
+    /// the best of the moves not handed out yet (it then only breaks a tie).
+    #[inline]
+    pub fn promote_among_best(&mut self, mv: u64) {
+        if self.len == 0 {
+            return;
+        }
+        let top = self.entries[self.len - 1].1;
+        if let Some(i) = self.entries[..self.len].iter().position(|e| e.0 == mv)
+            && self.entries[i].1 >= top
+        {
+            self.entries[i..self.len].rotate_left(1);
+        }
+    }
+
     /// Number of moves not handed out yet.
     #[inline]
     pub const fn len(&self) -> usize {
@@ -136,6 +151,25 @@ mod tests {
         s.add(2, 1);
         s.promote(2); // already first
         assert_eq!(s.collect::<Vec<_>>(), vec![2, 1]);
+    }
+
+    #[test]
+    fn promote_among_best_only_breaks_ties_at_the_top() {
+        let mut s = MoveSorter::<7>::new();
+        for (mv, score) in [(1, 2), (2, 0), (4, 2), (8, 5), (16, 5)] {
+            s.add(mv, score);
+        }
+        s.promote_among_best(1); // below the best score left: stays
+        s.promote_among_best(8); // tied with the best: goes first
+        s.promote_among_best(32); // not there: nothing changes
+        assert_eq!(s.next(), Some(8));
+        assert_eq!(s.next(), Some(16));
+        s.promote_among_best(1); // now tied with 4 at the top
+        let order: Vec<u64> = s.collect();
+        assert_eq!(order, vec![1, 4, 2]);
+        let mut s = MoveSorter::<3>::new();
+        s.promote_among_best(1); // empty: nothing to do
+        assert!(s.is_empty());
     }
 
     #[test]

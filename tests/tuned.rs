@@ -103,12 +103,12 @@ fn edge_positions() {
 fn node_counts_are_pinned() {
     let pins = [
         // (set, first N positions, strong total, weak total)
-        ("Test_L3_R1", 100, 2_194, 1_114),
-        ("Test_L2_R1", 100, 8_528, 1_790),
-        ("Test_L2_R2", 100, 1_120_401, 352_519),
-        ("Test_L1_R1", 100, 102_254, 180_634),
-        ("Test_L1_R2", 20, 4_217_929, 232_793),
-        ("Test_L1_R3", 3, 9_166_679, 549_911),
+        ("Test_L3_R1", 100, 2_229, 1_153),
+        ("Test_L2_R1", 100, 8_571, 1_786),
+        ("Test_L2_R2", 100, 1_086_756, 338_136),
+        ("Test_L1_R1", 100, 102_339, 173_380),
+        ("Test_L1_R2", 20, 4_172_856, 255_279),
+        ("Test_L1_R3", 3, 8_929_666, 569_891),
     ];
     let mut solver = tuned();
     for (set, n, strong, weak) in pins {

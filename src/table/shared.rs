@@ -340,7 +340,7 @@ impl<L: Layout> SharedTable<L> {
     /// What the table holds for `key`: a score and its bound.
     ///
     /// Precondition: `key` below the key bound (`debug_assert!`ed).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
         debug_assert!(
             u128::from(key) < self.key_bound,
@@ -455,7 +455,7 @@ impl<L: Layout> Share for SharedTable<L> {
 impl<L: Layout> Table for SharedTable<L> {
     const DEPTH_IS_WORK: bool = L::DEPTH_IS_WORK;
 
-    #[inline]
+    #[inline(always)]
     fn probe(&mut self, key: u64) -> Option<Hit> {
         self.get(key).map(|(score, bound)| Hit {
             score,
