@@ -127,7 +127,8 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     near: Option<NearTable>,
     /// The last node that cut, as (its stones, the move it cut with): a parent
     /// whose move just failed low reads its refutation here (step 31). Stones
-    /// -1: none since the parent reset it.
+    /// -1: none since the parent reset it. A node with one safe move records
+    /// nothing: its parent knows that move.
     refutation: (i32, u64),
 }
 
@@ -721,15 +722,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             child.play_move_unchecked(next);
             let ours = child.opponent_winning_position();
             // The opponent has no safe reply: we win with our stone after next.
-            // Either way the one safe move is what refutes the parent's move.
-            let refutation = (n, next);
+            // (The parent knows this move: it is the refutation it reads.)
             if safe_moves(child.possible(), ours) == 0 {
-                self.refutation = refutation;
                 return (Self::CELLS - 1 - n) / 2;
             }
-            let score = -self.negamax(&child, -beta, -alpha, ours, Known::default());
-            self.refutation = refutation;
-            return score;
+            return -self.negamax(&child, -beta, -alpha, ours, Known::default());
         }
 
         // The mirror image's stones and mask: a child's mirror key follows from them
@@ -771,6 +768,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // asked for instead, and its key kept in `forced_keys` (0: not forced).
         let mut child_keys = [(0u64, 0u64); W];
         let mut forced_keys = [0u64; W];
+        // The one safe reply after each move (by column; 0: none or several).
+        let mut forced_replies = [0u64; W];
         // Our winning cells after each move (by column): the child's opponent's.
         let mut wins_after = [0u64; W];
         let mut child_count = 0;
@@ -790,6 +789,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 let k = k.min(mirror_key::<W, H>(k));
                 self.prefetch(n + 2, k);
                 forced_keys[child_count] = k;
+                forced_replies[column::<W, H>(mv)] = replies;
             } else {
                 self.prefetch(n + 1, child_key);
             }
@@ -1046,10 +1046,18 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 return score;
             }
             // The move failed low: our move where the opponent refuted it next,
-            // unless another move creates more winning cells (a tie is broken).
-            if refutations && self.refutation.0 == n + 1 {
-                let c = column::<W, H>(self.refutation.1);
-                if c != col {
+            // unless a move left ranks higher by its threats (a tie is broken).
+            if refutations {
+                // A child with one safe reply is refuted by it (it records nothing).
+                let refutation = if forced_replies[col] != 0 {
+                    forced_replies[col]
+                } else if self.refutation.0 == n + 1 {
+                    self.refutation.1
+                } else {
+                    0
+                };
+                if refutation != 0 && column::<W, H>(refutation) != col {
+                    let c = column::<W, H>(refutation);
                     moves.promote_among_best(next & Board::<W, H>::column_mask(c));
                 }
             }
