@@ -717,12 +717,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // node is neither probed nor stored, and it makes none of the cut tests
         // below: its child makes its own. Its parent asked for the child's slot
         // and, far from the end, tried its transposition cutoff (`move_bound`).
+        // It records no refutation: its parent knows the move (step 31).
         if next & (next - 1) == 0 {
             let mut child = *pos;
             child.play_move_unchecked(next);
             let ours = child.opponent_winning_position();
             // The opponent has no safe reply: we win with our stone after next.
-            // (The parent knows this move: it is the refutation it reads.)
             if safe_moves(child.possible(), ours) == 0 {
                 return (Self::CELLS - 1 - n) / 2;
             }
@@ -1056,9 +1056,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 } else {
                     0
                 };
-                if refutation != 0 && column::<W, H>(refutation) != col {
+                if refutation != 0 {
                     let c = column::<W, H>(refutation);
-                    moves.promote_among_best(next & Board::<W, H>::column_mask(c));
+                    if c != col {
+                        moves.promote_among_best(next & Board::<W, H>::column_mask(c));
+                    }
                 }
             }
             // Narrow the window for the next moves.
