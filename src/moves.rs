@@ -67,21 +67,23 @@ impl<const N: usize> MoveSorter<N> {
     /// others; does nothing if `mv` is not among the moves not handed out yet.
     #[inline]
     pub fn promote(&mut self, mv: u64) {
-        if let Some(i) = self.entries[..self.len].iter().position(|e| e.0 == mv) {
+        if let Some(i) = self.index_of(mv) {
             self.entries[i..self.len].rotate_left(1);
         }
+    }
+
+    /// Where `mv` is among the moves not handed out yet, if it is.
+    #[inline]
+    fn index_of(&self, mv: u64) -> Option<usize> {
+        self.entries[..self.len].iter().position(|e| e.0 == mv)
     }
 
     /// Moves `mv` to the front like [`Self::promote`], but only if its score is
     /// the best of the moves not handed out yet (it then only breaks a tie).
     #[inline]
     pub fn promote_among_best(&mut self, mv: u64) {
-        if self.len == 0 {
-            return;
-        }
-        let top = self.entries[self.len - 1].1;
-        if let Some(i) = self.entries[..self.len].iter().position(|e| e.0 == mv)
-            && self.entries[i].1 >= top
+        if let Some(i) = self.index_of(mv)
+            && self.entries[i].1 >= self.entries[self.len - 1].1
         {
             self.entries[i..self.len].rotate_left(1);
         }

@@ -8,9 +8,10 @@
 //!   and if that one answers exactly 1 (or 0), the next asks at 1 (or -1). Once
 //!   a window at 0 has been asked and the sign is known, the windows walk outward
 //!   from the bound nearest 0 instead of halving: `(max - min) / 5` scores beyond
-//!   it (one while `max - min` is 5 to 9), then one at a time. Proving a bound far beyond the score costs
-//!   about as much as proving the score itself (4% fewer nodes on the
-//!   Begin-Medium and Begin-Hard sets, step 30 of the research log).
+//!   it (one while `max - min` is 5 to 9), then one at a time. Proving a bound
+//!   far beyond the score costs about as much as proving the score itself (4%
+//!   fewer nodes on the Begin-Medium and Begin-Hard sets, step 30 of the
+//!   research log).
 //! * **Anticipating losses.** A node first computes its non-losing moves: a move
 //!   below a cell where the opponent would complete four is never played; if the
 //!   opponent threatens to win at once the reply is forced, and two such threats
@@ -42,9 +43,9 @@
 //!   opponent refuted it (the child's cutting move, win in two, claimeven move,
 //!   transposition cutoff or one safe move) is searched next unless a move
 //!   left ranks higher by its threats, since the opponent's stone there often
-//!   took the cell both sides needed; and far from
-//!   the end, a move whose stored lower bound already reaches alpha (from an
-//!   earlier window) is searched first. 5-6% fewer nodes on Begin-Medium,
+//!   took the cell both sides needed; and far from the end, a move whose stored
+//!   lower bound already reaches alpha (from an earlier window) is searched
+//!   first. 5-6% fewer nodes on Begin-Medium,
 //!   9-10% on Begin-Hard, 15% on the empty board (step 31 of the research log).
 //! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
 //!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
@@ -552,6 +553,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
     }
 
+    /// A node with `n` stones and key `key` (`mirrored` as [`Self::orient`] said)
+    /// whose search started at node count `nodes0` cuts with move `mv`, worth at
+    /// least `score`: stores the lower bound with `mv` as its best move, records
+    /// `mv` as the refutation its parent may read (step 31), and returns `score`.
+    #[inline(always)]
+    fn cut(&mut self, n: i32, key: u64, score: i32, mv: u64, mirrored: bool, nodes0: u64) -> i32 {
+        let best = Some(Self::stored_column(mv, mirrored));
+        let depth = self.depth(n, nodes0);
+        self.store(n, key, score, Bound::Lower, best, depth);
+        self.refutation = (n, mv);
+        score
+    }
+
     /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
     #[inline(always)]
     fn leave(&self, marked: bool, key: u64) {
@@ -609,11 +623,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 med = if min == 1 { 1 } else { -1 };
                 next_to_zero = true;
             } else if asked_zero && (min >= 1 || max <= 0) {
-                // The sign is known: walk outward from the bound nearest 0, skipping
-                // `(max - min) / 5` scores (one while `max - min` is 5 to 9, none
-                // below 5: score by score). Halving would first prove a far bound (say "at
-                // most 5" when the score is 3), which costs about as much as the
-                // bound the score needs.
+                // The sign is known: walk outward from the bound nearest 0,
+                // skipping `(max - min) / 5` scores (one while `max - min` is 5 to
+                // 9, none below 5: score by score). Halving would first prove a far
+                // bound (say "at most 5" when the score is 3), which costs about as
+                // much as the bound the score needs.
                 let step = (max - min) / 5;
                 med = if min >= 1 { min + step } else { max - 1 - step };
             } else if windows >= 2 && min < 0 && max > 0 {
@@ -853,11 +867,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             && let Some((mv, score)) = claimeven_move_with(pos, next, &mut child_claimeven)
             && score >= beta
         {
-            let best = Some(Self::stored_column(mv, mirrored));
-            let depth = self.depth(n, nodes0);
-            self.store(n, key, score, Bound::Lower, best, depth);
-            self.refutation = (n, mv);
-            return score;
+            return self.cut(n, key, score, mv, mirrored, nodes0);
         }
 
         // Moves after which our opponent wins by their odd threat so soon that they
@@ -894,11 +904,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 }
                 match self.move_bound(n, child_key, forced_key) {
                     Some((l, Bound::Lower | Bound::Exact)) if l >= beta => {
-                        let best = Some(Self::stored_column(mv, mirrored));
-                        let depth = self.depth(n, nodes0);
-                        self.store(n, key, l, Bound::Lower, best, depth);
-                        self.refutation = (n, mv);
-                        return l;
+                        return self.cut(n, key, l, mv, mirrored, nodes0);
                     }
                     Some((u, Bound::Upper)) if u <= alpha => {
                         next &= !mv;
@@ -1039,11 +1045,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                     self.profile.table.hint_cuts += 1;
                 }
                 self.leave(marked, key);
-                let best = Some(Self::stored_column(mv, mirrored));
-                let depth = self.depth(n, nodes0);
-                self.store(n, key, score, Bound::Lower, best, depth);
-                self.refutation = (n, mv);
-                return score;
+                return self.cut(n, key, score, mv, mirrored, nodes0);
             }
             // The move failed low: our move where the opponent refuted it next,
             // unless a move left ranks higher by its threats (a tie is broken).
