@@ -68,10 +68,13 @@
 //! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries,
 //!   two per set: the result of the bigger search and the newest other one.
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
-//!   answer at once, its best move is searched first, and its replacement policy
-//!   gets the depth it asks for. A position and its mirror image share one entry
-//!   under the smaller of their keys, so a stored best move is mirrored back when
-//!   the position is the mirror of the stored one.
+//!   answer at once and its replacement policy gets the depth it asks for. A
+//!   position and its mirror image share one entry under the smaller of their
+//!   keys, so a best move is stored mirrored when the position is the mirror of
+//!   the stored one. The search stores its best moves for the designs that keep
+//!   them but never reads one back: a move that cut in an earlier, lower window
+//!   is a worse first move than the ordering's (9% more nodes on the first 200 of
+//!   `Test_L1_R2` with the `bounds` table, step 32 of the research log).
 //!
 //! The per-step measurements are in docs/tuned-solver.md (Step by step) and,
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
@@ -502,18 +505,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// The move that `negamax` searches first among `next` (without marks): the
-    /// table's `hint` if any, else the best by the move ordering.
+    /// best by the move ordering.
     fn first_move(
         pos: &Board<W, H>,
         next: u64,
         wins_after: &[u64; W],
         own_rows: u64,
         potential: bool,
-        hint: u64,
     ) -> u64 {
-        if hint != 0 {
-            return hint;
-        }
         // The highest score; among ties the last in reverse order, as the sorter.
         let mut first = (0, 0);
         for &col in Self::ORDER.iter().rev() {
@@ -749,10 +748,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mirror_mask = mirror_key::<W, H>(pos.mask());
         let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
         // The table first: the parent asked for its slot, and a bound that settles
-        // the node spares the children's keys and the parity rules below.
-        // The table's best move, as a move of `pos` (0 if none or not playable).
-        let mut hint = 0;
-        if let Some(Hit { score, bound, best }) = self.probe(n, key, alpha, beta) {
+        // the node spares the children's keys and the parity rules below. A stored
+        // best move is not read (see the module's doc: the ordering does better).
+        if let Some(Hit { score, bound, .. }) = self.probe(n, key, alpha, beta) {
             if bound != Bound::Upper && score > alpha {
                 alpha = score;
                 // The table's lower bound already reaches beta.
@@ -766,12 +764,6 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 if alpha >= beta {
                     return beta;
                 }
-            }
-            // A stored column is checked before it is mirrored, so that a corrupt
-            // one can never underflow `W - 1 - c`.
-            if let Some(c) = best.map(usize::from).filter(|&c| c < W) {
-                let col = if mirrored { W - 1 - c } else { c };
-                hint = next & Board::<W, H>::column_mask(col);
             }
         }
 
@@ -962,7 +954,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Begin-Medium explore 5-8% fewer nodes than when the first move is
         // deferred in the first 4 plies, the empty board 15-20% more.
         if busy_children != 0 {
-            busy_children &= !Self::first_move(pos, next, &wins_after, own_rows, potential, hint);
+            busy_children &= !Self::first_move(pos, next, &wins_after, own_rows, potential);
         }
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
@@ -981,15 +973,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
 
         // A move that reached alpha in an earlier window first (see the cutoffs
-        // above), then the table's move (tables without best moves never give one).
+        // above).
         if promising.0 & next != 0 {
             moves.promote(promising.0);
-        }
-        if hint != 0 {
-            moves.promote(hint);
-            if PROFILE {
-                self.profile.table.hints += 1;
-            }
         }
         // Mark this node for the other threads while its moves are searched.
         let marked = busy.is_some_and(|b| b.enter(key));
@@ -1041,9 +1027,6 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
-                if PROFILE && mv == hint {
-                    self.profile.table.hint_cuts += 1;
-                }
                 self.leave(marked, key);
                 return self.cut(n, key, score, mv, mirrored, nodes0);
             }
@@ -1126,7 +1109,9 @@ mod tests {
     #[test]
     fn a_stored_column_outside_the_board_is_ignored() {
         // Regression: `W - 1 - c` was computed for a mirrored key before `c < W`
-        // was checked (an overflow in debug builds).
+        // was checked (an overflow in debug builds). Since step 32 the search reads
+        // no stored column at all: a table answering garbage columns must still
+        // change no score.
         let mut corrupt = Tuned::<7, 6, Corrupt>::new(Corrupt);
         let mut good = Tuned::<7, 6>::new(CompactTable::for_board::<7, 6>(64).unwrap());
         for moves in [
