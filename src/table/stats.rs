@@ -26,9 +26,10 @@ pub struct TableStats {
     pub narrow_alpha: u64,
     /// Hits whose upper bound lowered beta without closing the window.
     pub narrow_beta: u64,
-    /// Nodes that searched the table's best move first.
+    /// Nodes that searched the table's best move first (the reference search
+    /// only: the tuned search stores best moves but reads none, so it leaves 0).
     pub hints: u64,
-    /// Hinted moves that caused the fail high.
+    /// Hinted moves that caused the fail high (the reference search only).
     pub hint_cuts: u64,
     /// Calls of the table's store (including those a design drops).
     pub stores: u64,
