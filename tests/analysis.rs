@@ -168,9 +168,8 @@ fn check_set(name: &str, count: usize) {
     }
 }
 
-/// The analysis over the `bounds` table (every bound kind, and best moves stored
-/// though the tuned search no longer reads them), against the default solver's
-/// scores.
+/// The analysis over the `bounds` table (every bound kind; the tuned search
+/// neither reads nor stores its best moves), against the default solver's scores.
 #[test]
 fn bounds_table_analyst() {
     let mut analyst = Solver7x6::new(Config {

@@ -70,11 +70,10 @@
 //!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
 //!   answer at once and its replacement policy gets the depth it asks for. A
 //!   position and its mirror image share one entry under the smaller of their
-//!   keys, so a best move is stored mirrored when the position is the mirror of
-//!   the stored one. The search stores its best moves for the designs that keep
-//!   them but never reads one back: a move that cut in an earlier, lower window
-//!   is a worse first move than the ordering's (9% more nodes on the first 200 of
-//!   `Test_L1_R2` with the `bounds` table, step 32 of the research log).
+//!   keys. The search neither reads nor stores a best move, even in the designs
+//!   that keep one: a move that cut in an earlier, lower window is a worse first
+//!   move than the ordering's (9% more nodes on the first 200 of `Test_L1_R2`
+//!   with the `bounds` table, step 32 of the research log).
 //!
 //! The per-step measurements are in docs/tuned-solver.md (Step by step) and,
 //! from step 17 on, in docs/tuned-solver-steps-17.md.
@@ -375,27 +374,6 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.table.new_search();
     }
 
-    /// The table key of a position: the smaller of its `key` and its mirror image's
-    /// key `mirror`, so that a position and its mirror share one entry (their scores
-    /// are equal), and whether it is the mirror's (then a stored column `c` is
-    /// column `W - 1 - c` of the position).
-    #[inline]
-    fn orient(key: u64, mirror: u64) -> (u64, bool) {
-        if mirror < key {
-            (mirror, true)
-        } else {
-            (key, false)
-        }
-    }
-
-    /// The 0-based column of the single-bit move `mv`, as the table stores it for a
-    /// position whose key is mirrored or not.
-    #[inline]
-    fn stored_column(mv: u64, mirrored: bool) -> u8 {
-        let col = (mv.trailing_zeros() as usize / (H + 1)) as u8;
-        if mirrored { (W - 1) as u8 - col } else { col }
-    }
-
     /// Whether a position with `n` stones belongs in the near table.
     #[inline]
     const fn is_near(n: i32) -> bool {
@@ -552,15 +530,14 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
     }
 
-    /// A node with `n` stones and key `key` (`mirrored` as [`Self::orient`] said)
-    /// whose search started at node count `nodes0` cuts with move `mv`, worth at
-    /// least `score`: stores the lower bound with `mv` as its best move, records
+    /// A node with `n` stones and key `key` whose search started at node count
+    /// `nodes0` cuts with move `mv`, worth at least `score`: stores the lower bound
+    /// (with no best move: the search reads none, see the module's doc), records
     /// `mv` as the refutation its parent may read (step 31), and returns `score`.
     #[inline(always)]
-    fn cut(&mut self, n: i32, key: u64, score: i32, mv: u64, mirrored: bool, nodes0: u64) -> i32 {
-        let best = Some(Self::stored_column(mv, mirrored));
+    fn cut(&mut self, n: i32, key: u64, score: i32, mv: u64, nodes0: u64) -> i32 {
         let depth = self.depth(n, nodes0);
-        self.store(n, key, score, Bound::Lower, best, depth);
+        self.store(n, key, score, Bound::Lower, None, depth);
         self.refutation = (n, mv);
         score
     }
@@ -746,7 +723,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // and the mirror of its move, as its key follows from ours (`Board::key`).
         let mirror_current = mirror_key::<W, H>(pos.current());
         let mirror_mask = mirror_key::<W, H>(pos.mask());
-        let (key, mirrored) = Self::orient(pos.key(), mirror_current + mirror_mask);
+        // A position and its mirror image share one entry, under the smaller key.
+        let key = pos.key().min(mirror_current + mirror_mask);
         // The table first: the parent asked for its slot, and a bound that settles
         // the node spares the children's keys and the parity rules below. A stored
         // best move is not read (see the module's doc: the ordering does better).
@@ -859,7 +837,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             && let Some((mv, score)) = claimeven_move_with(pos, next, &mut child_claimeven)
             && score >= beta
         {
-            return self.cut(n, key, score, mv, mirrored, nodes0);
+            return self.cut(n, key, score, mv, nodes0);
         }
 
         // Moves after which our opponent wins by their odd threat so soon that they
@@ -896,7 +874,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 }
                 match self.move_bound(n, child_key, forced_key) {
                     Some((l, Bound::Lower | Bound::Exact)) if l >= beta => {
-                        return self.cut(n, key, l, mv, mirrored, nodes0);
+                        return self.cut(n, key, l, mv, nodes0);
                     }
                     Some((u, Bound::Upper)) if u <= alpha => {
                         next &= !mv;
@@ -1028,7 +1006,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= beta {
                 self.leave(marked, key);
-                return self.cut(n, key, score, mv, mirrored, nodes0);
+                return self.cut(n, key, score, mv, nodes0);
             }
             // The move failed low: our move where the opponent refuted it next,
             // unless a move left ranks higher by its threats (a tie is broken).

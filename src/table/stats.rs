@@ -27,7 +27,7 @@ pub struct TableStats {
     /// Hits whose upper bound lowered beta without closing the window.
     pub narrow_beta: u64,
     /// Nodes that searched the table's best move first (the reference search
-    /// only: the tuned search stores best moves but reads none, so it leaves 0).
+    /// only: the tuned search neither reads nor stores best moves, so it leaves 0).
     pub hints: u64,
     /// Hinted moves that caused the fail high (the reference search only).
     pub hint_cuts: u64,
