@@ -450,16 +450,16 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         hit
     }
 
-    /// Stores an entry of a position with `n` stones, counting the store with
-    /// `PROFILE`.
+    /// Stores a bound of a position with `n` stones, with no best move (the search
+    /// reads none, see the module's doc), counting the store with `PROFILE`.
     #[inline(always)]
-    fn store(&mut self, n: i32, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
+    fn store(&mut self, n: i32, key: u64, score: i32, bound: Bound, depth: u8) {
         if PROFILE {
             self.profile.table.stores += 1;
         }
         match self.near(n) {
-            Some(near) => near.store(key, score, bound, best, depth),
-            None => self.table.store(key, score, bound, best, depth),
+            Some(near) => near.store(key, score, bound, None, depth),
+            None => self.table.store(key, score, bound, None, depth),
         }
     }
 
@@ -531,13 +531,13 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// A node with `n` stones and key `key` whose search started at node count
-    /// `nodes0` cuts with move `mv`, worth at least `score`: stores the lower bound
-    /// (with no best move: the search reads none, see the module's doc), records
-    /// `mv` as the refutation its parent may read (step 31), and returns `score`.
+    /// `nodes0` cuts with move `mv`, worth at least `score`: stores the lower bound,
+    /// records `mv` as the refutation its parent may read (step 31), and returns
+    /// `score`.
     #[inline(always)]
     fn cut(&mut self, n: i32, key: u64, score: i32, mv: u64, nodes0: u64) -> i32 {
         let depth = self.depth(n, nodes0);
-        self.store(n, key, score, Bound::Lower, None, depth);
+        self.store(n, key, score, Bound::Lower, depth);
         self.refutation = (n, mv);
         score
     }
@@ -853,7 +853,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             left_out = best;
             if next == 0 {
                 let depth = self.depth(n, nodes0);
-                self.store(n, key, best, Bound::Upper, None, depth);
+                self.store(n, key, best, Bound::Upper, depth);
                 return best;
             }
         }
@@ -889,7 +889,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             // Every move is worth at most `left_out` (<= alpha).
             if next == 0 {
                 let depth = self.depth(n, nodes0);
-                self.store(n, key, left_out, Bound::Upper, None, depth);
+                self.store(n, key, left_out, Bound::Upper, depth);
                 return left_out;
             }
         }
@@ -1037,7 +1037,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let depth = self.depth(n, nodes0);
         // Every move failed low: a later window (or a transposition) can use the
         // tighter bound.
-        self.store(n, key, upper, Bound::Upper, None, depth);
+        self.store(n, key, upper, Bound::Upper, depth);
         upper
     }
 }
