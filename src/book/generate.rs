@@ -41,7 +41,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::layers::{self, BLOCK, Shard};
+use super::layers::{self, Shard, block_len};
 use super::{Book, BookError, encode};
 use crate::position::Board;
 use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
@@ -404,12 +404,13 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             records: Vec::new(),
             error: None,
         });
-        let blocks: Vec<&[u64]> = todo.chunks(BLOCK).collect();
+        let threads = self.options.threads.max(1);
+        let blocks: Vec<&[u64]> = todo.chunks(block_len(todo.len(), threads)).collect();
         let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(self.solved.len());
         let total = self.plan.len();
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.options.threads.max(1))
+            .num_threads(threads)
             .build()
             .map_err(|e| GenerateError::Threads(e.to_string()))?;
         let results: Vec<Result<(), GenerateError>> = pool.broadcast(|_| {

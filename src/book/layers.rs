@@ -9,10 +9,12 @@
 //! neighbours next to them, so that a solver keeping its table from one position
 //! to the next finds much of the next subtree already there.
 //!
-//! The deepest layer is cut into blocks of [`BLOCK`] consecutive positions; shard
-//! `I` of `K` takes blocks `I - 1`, `I - 1 + K`, `I - 1 + 2K`, ...: every shard
-//! gets neighbours together and a fair share of the easy and the hard parts of the
-//! layer, and the cut depends on nothing but the board, the depth and `K`.
+//! The deepest layer is cut into blocks of consecutive positions ([`block_len`]:
+//! a quarter of a shard's share, from 64 to 4,096 positions); shard `I` of `K`
+//! takes blocks `I - 1`, `I - 1 + K`, `I - 1 + 2K`, ...: every shard gets long
+//! runs of neighbours together (a kept table then finds much of the next subtree
+//! already there) and a fair share of the easy and the hard parts of the layer,
+//! and the cut depends on nothing but the board, the depth and `K`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -20,8 +22,18 @@ use std::str::FromStr;
 
 use crate::position::Board;
 
-/// Positions per block of the deepest layer.
-pub const BLOCK: usize = 64;
+/// The fewest positions of a block.
+pub const MIN_BLOCK: usize = 64;
+/// The most positions of a block.
+pub const MAX_BLOCK: usize = 4096;
+
+/// Positions per block when `len` positions are cut among `parts` shards or
+/// workers: a quarter of a share, from [`MIN_BLOCK`] to [`MAX_BLOCK`]. Long runs
+/// of neighbours save work (a table kept from one position to the next finds
+/// their shared subtrees); four blocks a share keep the shares fair.
+pub fn block_len(len: usize, parts: usize) -> usize {
+    (len / (4 * parts.max(1))).clamp(MIN_BLOCK, MAX_BLOCK)
+}
 
 /// Every layer from the empty board (index 0) to `depth` stones.
 ///
@@ -76,7 +88,7 @@ impl Shard {
     /// The positions of `layer` in this shard, in layer order.
     pub fn select(&self, layer: &[u64]) -> Vec<u64> {
         layer
-            .chunks(BLOCK)
+            .chunks(block_len(layer.len(), self.count as usize))
             .enumerate()
             .filter(|(b, _)| b % self.count as usize == self.index as usize - 1)
             .flat_map(|(_, block)| block.iter().copied())
@@ -247,7 +259,11 @@ mod tests {
         }
         let first = Shard { index: 1, count: 2 }.select(&layer);
         assert_eq!(&first[..3], &[0, 1, 2]);
-        assert_eq!(first[BLOCK], 2 * BLOCK as u64);
+        assert_eq!(first[MIN_BLOCK], 2 * MIN_BLOCK as u64);
+        // A long layer: blocks of a quarter of a share, at most MAX_BLOCK.
+        assert_eq!(block_len(100_000, 5), 5_000.min(MAX_BLOCK));
+        assert_eq!(block_len(40_000, 5), 2_000);
+        assert_eq!(block_len(1_000, 5), MIN_BLOCK);
     }
 
     #[test]
