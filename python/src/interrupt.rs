@@ -46,7 +46,8 @@ pub fn run_if<T: Send>(
 
 /// Runs `search` on another thread, without the GIL, and returns its answer; if a
 /// signal handler raises meanwhile, sets `stop` (which `search` must poll), waits
-/// for `search` to return, clears `stop` and raises the handler's exception.
+/// for `search` to return, clears `stop` and raises the handler's exception. A
+/// thread that cannot start is a MemoryError.
 pub fn run<T: Send>(
     py: Python<'_>,
     stop: &StopFlag,
@@ -54,10 +55,17 @@ pub fn run<T: Send>(
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::sync_channel(1);
-        scope.spawn(move || {
-            // The receiver is gone only once the caller has left with an error.
-            let _ = tx.send(search());
-        });
+        std::thread::Builder::new()
+            .name("c4solver-search".into())
+            .spawn_scoped(scope, move || {
+                // The receiver is gone only once the caller has left with an error.
+                let _ = tx.send(search());
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyMemoryError::new_err(format!(
+                    "cannot start the search thread: {e}"
+                ))
+            })?;
         loop {
             let (back, answer) = py.detach(move || wait(rx, Some(POLL)));
             rx = back;

@@ -56,12 +56,12 @@ const RECORD: usize = 32;
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, not as its source: said once).
+        error: std::io::Error,
     },
     /// A checkpoint that does not belong to this run or is damaged beyond a torn
     /// last record.
@@ -75,6 +75,18 @@ pub enum GenerateError {
     /// A shard or book that cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// The output exists with no checkpoint beside it: a finished book (whose
+    /// checkpoint was removed once it was written) or another file, not to be
+    /// overwritten by a run that would start from nothing.
+    #[error(
+        "{} already exists and has no checkpoint: a finished book or shard (its checkpoint \
+         is removed once it is written) or another file; remove it to generate it again",
+        path.display()
+    )]
+    Exists {
+        /// The output file.
+        path: PathBuf,
+    },
     /// A book file was refused.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -203,7 +215,8 @@ impl<const W: usize, const H: usize> Generation<W, H> {
     /// Enumerates the layers and opens (or creates) the checkpoint of `out`.
     ///
     /// # Errors
-    /// A depth the board cannot hold, a checkpoint made with other arguments or
+    /// A depth the board cannot hold, an `out` that exists with no checkpoint
+    /// ([`GenerateError::Exists`]), a checkpoint made with other arguments or
     /// damaged beyond its last record, or an I/O error.
     pub fn open(options: Options, out: &Path) -> Result<Self, GenerateError> {
         if options.depth >= W * H || options.depth > u8::MAX as usize {
@@ -214,9 +227,14 @@ impl<const W: usize, const H: usize> Generation<W, H> {
                 max: W * H,
             });
         }
+        let checkpoint = checkpoint_path(out);
+        if out.exists() && !checkpoint.exists() {
+            return Err(GenerateError::Exists {
+                path: out.to_path_buf(),
+            });
+        }
         let layers = layers::layers::<W, H>(options.depth);
         let plan = options.shard.select(&layers[options.depth]);
-        let checkpoint = checkpoint_path(out);
         let mut g = Generation {
             options,
             out: out.to_path_buf(),
@@ -265,10 +283,10 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         h
     }
 
-    fn io(&self, source: std::io::Error) -> GenerateError {
+    fn io(&self, error: std::io::Error) -> GenerateError {
         GenerateError::Io {
             path: self.checkpoint.clone(),
-            source,
+            error,
         }
     }
 
@@ -354,7 +372,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
 
     /// Solves every position of the shard that the checkpoint does not hold yet,
     /// on `options.threads` workers, calling `progress(done, total)` after each;
-    /// then writes the book (or shard).
+    /// then writes the book (or shard) and removes the checkpoint.
     ///
     /// # Errors
     /// A table that cannot be built, threads that cannot start, or an I/O error.
@@ -477,6 +495,9 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let lowest = if shard.is_whole() { 0 } else { depth };
         let bytes = encode::<W, H>(depth, lowest, (shard.index, shard.count), &entries);
         write_atomically(&self.out, &bytes)?;
+        // The book holds everything the checkpoint did: nothing needs it now (a
+        // shard's is not needed to merge either). Left behind, it does no harm.
+        let _ = std::fs::remove_file(&self.checkpoint);
         Ok(Outcome::Finished(Summary {
             entries: entries.len(),
             bytes: bytes.len(),
@@ -549,13 +570,19 @@ pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
     let tmp = PathBuf::from(tmp);
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| GenerateError::Io { path, source }
+        move |error| GenerateError::Io { path, error }
     };
     let mut f = File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(bytes).map_err(io(&tmp))?;
-    f.sync_all().map_err(io(&tmp))?;
-    std::fs::rename(&tmp, out).map_err(io(out))?;
-    Ok(())
+    let written = f
+        .write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(io(&tmp))
+        .and_then(|()| std::fs::rename(&tmp, out).map_err(io(out)));
+    if written.is_err() {
+        // Nothing half-written is left behind.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// Merges the `K` shards of one generation into a book: every shard of `1..=K`
