@@ -75,12 +75,12 @@ pub enum GenerateError {
     /// A shard or book that cannot be merged.
     #[error("{0}")]
     Merge(String),
-    /// The output exists with no checkpoint beside it: a finished book (whose
-    /// checkpoint was removed once it was written) or another file, not to be
-    /// overwritten by a run that would start from nothing.
+    /// The output exists with no checkpoint beside it and is not the book (or
+    /// shard) these options make: not to be overwritten by a run that would
+    /// start from nothing.
     #[error(
-        "{} already exists and has no checkpoint: a finished book or shard (its checkpoint \
-         is removed once it is written) or another file; remove it to generate it again",
+        "{} already exists, has no checkpoint and is not the book these arguments make: \
+         remove it, or name another --out",
         path.display()
     )]
     Exists {
@@ -180,6 +180,9 @@ pub struct Generation<const W: usize, const H: usize> {
     plan: Vec<u64>,
     solved: HashMap<u64, Record>,
     dropped: usize,
+    /// The entries and bytes of `out` if it already holds the book (no
+    /// checkpoint): nothing to do.
+    written: Option<(usize, usize)>,
 }
 
 /// How a run ended.
@@ -187,6 +190,14 @@ pub struct Generation<const W: usize, const H: usize> {
 pub enum Outcome {
     /// The book (or shard) is written.
     Finished(Summary),
+    /// The output already held this book (or shard): an earlier run wrote it (and
+    /// removed its checkpoint). Nothing was solved or written.
+    Written {
+        /// Entries of the file.
+        entries: usize,
+        /// Bytes of the file.
+        bytes: usize,
+    },
     /// The stop flag was set: the checkpoint holds `done` of `total` positions.
     Stopped {
         /// Positions solved so far, earlier runs included.
@@ -215,9 +226,10 @@ impl<const W: usize, const H: usize> Generation<W, H> {
     /// Enumerates the layers and opens (or creates) the checkpoint of `out`.
     ///
     /// # Errors
-    /// A depth the board cannot hold, an `out` that exists with no checkpoint
-    /// ([`GenerateError::Exists`]), a checkpoint made with other arguments or
-    /// damaged beyond its last record, or an I/O error.
+    /// A depth the board cannot hold, an `out` that exists with no checkpoint and
+    /// is not the book these options make ([`GenerateError::Exists`]; the same
+    /// book is no error: [`Generation::is_written`]), a checkpoint made with other
+    /// arguments or damaged beyond its last record, or an I/O error.
     pub fn open(options: Options, out: &Path) -> Result<Self, GenerateError> {
         if options.depth >= W * H || options.depth > u8::MAX as usize {
             return Err(GenerateError::Depth {
@@ -228,13 +240,18 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             });
         }
         let checkpoint = checkpoint_path(out);
-        if out.exists() && !checkpoint.exists() {
-            return Err(GenerateError::Exists {
-                path: out.to_path_buf(),
-            });
-        }
-        let layers = layers::layers::<W, H>(options.depth);
-        let plan = options.shard.select(&layers[options.depth]);
+        let written = if checkpoint.exists() {
+            None
+        } else {
+            Self::written(out, &options)?
+        };
+        let (layers, plan) = if written.is_some() {
+            (Vec::new(), Vec::new())
+        } else {
+            let layers = layers::layers::<W, H>(options.depth);
+            let plan = options.shard.select(&layers[options.depth]);
+            (layers, plan)
+        };
         let mut g = Generation {
             options,
             out: out.to_path_buf(),
@@ -243,9 +260,50 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             plan,
             solved: HashMap::new(),
             dropped: 0,
+            written,
         };
-        g.read_checkpoint()?;
+        if g.written.is_none() {
+            g.read_checkpoint()?;
+        }
         Ok(g)
+    }
+
+    /// The entries and bytes of `out` if it is the book (or shard) `options`
+    /// make, `None` if there is no `out`.
+    fn written(out: &Path, options: &Options) -> Result<Option<(usize, usize)>, GenerateError> {
+        if !out.exists() {
+            return Ok(None);
+        }
+        let exists = || GenerateError::Exists {
+            path: out.to_path_buf(),
+        };
+        let book = Book::<W, H>::read_any(out).map_err(|_| exists())?;
+        let h = book.header();
+        let lowest = if options.shard.is_whole() {
+            0
+        } else {
+            options.depth
+        };
+        if (
+            usize::from(h.depth),
+            usize::from(h.lowest),
+            h.shard_index,
+            h.shard_count,
+        ) != (
+            options.depth,
+            lowest,
+            options.shard.index,
+            options.shard.count,
+        ) {
+            return Err(exists());
+        }
+        Ok(Some((book.len(), book.bytes().len())))
+    }
+
+    /// Whether `out` already holds the book (or shard), written by an earlier run:
+    /// [`Generation::run`] then does nothing.
+    pub fn is_written(&self) -> bool {
+        self.written.is_some()
     }
 
     /// Positions of the shard's deepest layer.
@@ -381,6 +439,9 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         stop: &StopFlag,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Outcome, GenerateError> {
+        if let Some((entries, bytes)) = self.written {
+            return Ok(Outcome::Written { entries, bytes });
+        }
         let todo: Vec<u64> = self
             .plan
             .iter()
