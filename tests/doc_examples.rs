@@ -154,7 +154,7 @@ fn matches(want: &[String], got: &[String]) -> bool {
 }
 
 /// Runs `command` with `sh` from `root`, this build's binary first on the PATH:
-/// its stdout lines.
+/// its stdout lines, then its stderr lines (an example may show an error).
 fn run(root: &Path, command: &str) -> Vec<String> {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_c4solver"));
     let mut path = vec![bin.parent().unwrap().to_path_buf()];
@@ -169,16 +169,14 @@ fn run(root: &Path, command: &str) -> Vec<String> {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "`{command}` failed ({}):\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
+    [out.stdout, out.stderr]
+        .iter()
+        .flat_map(|o| {
+            String::from_utf8_lossy(o)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -217,7 +215,11 @@ fn every_console_example_prints_what_the_documentation_shows() {
             checked.push(e.place);
         }
     }
-    assert!(stale.is_empty(), "stale examples:\n\n{}", stale.join("\n\n"));
+    assert!(
+        stale.is_empty(),
+        "stale examples:\n\n{}",
+        stale.join("\n\n")
+    );
     // The two documents the command line is taught from have examples run.
     for doc in ["README.md:", "docs/cli.md:"] {
         assert!(

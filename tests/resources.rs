@@ -57,7 +57,12 @@ fn a_thousand_workers_for_one_line_build_what_it_needs() {
         (1024, &["--threads", "1024"][..]),
     ] {
         let out = limited(mb, args, "4455\n");
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         let answer = text(&out.stdout);
         assert!(answer.starts_with("4455 18 0 "), "{args:?}: {answer}");
         assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
@@ -67,7 +72,11 @@ fn a_thousand_workers_for_one_line_build_what_it_needs() {
 #[test]
 fn threads_of_play_that_cannot_start_are_a_clear_error() {
     // Each helper of the team has a 2 MB stack: 1023 of them do not fit in 256 MB.
-    let out = limited(256, &["play", "--threads", "1024", "--table-mb", "8"], "q\n");
+    let out = limited(
+        256,
+        &["play", "--threads", "1024", "--table-mb", "8"],
+        "q\n",
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
@@ -116,8 +125,7 @@ fn no_memory_limit_or_thread_count_makes_a_panic() {
                         Some(0 | 1) => true,
                         Some(2) => {
                             errors += 1;
-                            err.contains("c4solver: cannot ")
-                                || err.contains("less than 1 MB each")
+                            err.contains("c4solver: cannot ") || err.contains("less than 1 MB each")
                         }
                         _ => false,
                     };

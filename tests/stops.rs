@@ -280,7 +280,9 @@ fn stopped_after_the_first_answer(name: &str, input: &str, threads: &str) -> Vec
         .spawn()
         .unwrap();
     let lines = lines_of(&mut child);
-    let first = lines.recv_timeout(PATIENCE).expect("the first answer at once");
+    let first = lines
+        .recv_timeout(PATIENCE)
+        .expect("the first answer at once");
     std::thread::sleep(Duration::from_millis(500));
     let (status, _) = signal_and_wait(&mut child, "INT");
     assert_eq!(status, Some(130));
@@ -304,7 +306,10 @@ fn after_a_stop_the_output_still_lines_up_with_the_input() {
         let finished = lines.iter().position(|l| l.is_empty()).unwrap();
         assert_eq!(out.len(), finished, "--threads {threads}: {out:?}");
         for (answer, line) in out.iter().zip(&lines) {
-            assert!(solved(answer, line), "--threads {threads}: {answer} for {line}");
+            assert!(
+                solved(answer, line),
+                "--threads {threads}: {answer} for {line}"
+            );
         }
     }
 }

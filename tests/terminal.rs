@@ -224,7 +224,9 @@ fn ctrl_c_while_the_solver_thinks_leaves_no_spinner() {
         shown.join("\n")
     );
     assert!(
-        shown.iter().any(|l| l.contains("1   2   3   4   5   6   7")),
+        shown
+            .iter()
+            .any(|l| l.contains("1   2   3   4   5   6   7")),
         "{}",
         shown.join("\n")
     );

@@ -66,7 +66,10 @@ fn stats_are_given_when_the_book_answers() {
     assert_eq!(v["stats"]["probes"], 0);
     assert_eq!(v["stats"]["searches"], 0);
     // A search past the book counts as before.
-    let out = run(&["--stats", "--json"], "2252576253462244111563365343671351441\n");
+    let out = run(
+        &["--stats", "--json"],
+        "2252576253462244111563365343671351441\n",
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stats"]["searches"], 1);
     assert!(v["stats"]["probes"].as_u64().unwrap() > 0);
@@ -75,10 +78,7 @@ fn stats_are_given_when_the_book_answers() {
 #[test]
 fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
     let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/c4solver/books/7x6.c4book");
-    let file = run(
-        &["--size", "4x4", "--book", book.to_str().unwrap()],
-        "22\n",
-    );
+    let file = run(&["--size", "4x4", "--book", book.to_str().unwrap()], "22\n");
     assert_eq!(file.status.code(), Some(2), "{}", text(&file.stderr));
     // Regression: accepted, and answered with no book at all.
     let builtin = run(&["--size", "4x4", "--book"], "22\n");
@@ -258,7 +258,15 @@ fn stdout_and_stdin_that_fail_or_are_closed_are_clear_errors() {
 fn numbers_are_told_as_they_are() {
     // Regression: "0 is not in 1..18446744073709551615".
     for args in [
-        &["generate", "--stage", "end", "--difficulty", "easy", "--count", "0"][..],
+        &[
+            "generate",
+            "--stage",
+            "end",
+            "--difficulty",
+            "easy",
+            "--count",
+            "0",
+        ][..],
         &["bench", "--limit", "0"][..],
         &["book", "verify", "x.c4book", "--sample", "0"][..],
     ] {
@@ -281,7 +289,10 @@ fn numbers_are_told_as_they_are() {
         )
     );
     // A 10 MB line to `play` is not repeated in full.
-    let out = run(&["play", "--start", "4455"], &format!("{}\nq\n", "z".repeat(10 << 20)));
+    let out = run(
+        &["play", "--start", "4455"],
+        &format!("{}\nq\n", "z".repeat(10 << 20)),
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.len() < 200, "{} bytes: {}", err.len(), &err[..200]);

@@ -289,7 +289,11 @@ fn config_for<const W: usize, const H: usize>(
     let (good, left_out) = configs::<W, H>(engine, stats, workers)?;
     if let Some((config, reason)) = left_out.first() {
         if let Err(TableError::Alloc { .. }) = config.check::<W, H>() {
-            return Err(alloc_error(total_mb(engine, workers), config.table_mb, workers));
+            return Err(alloc_error(
+                total_mb(engine, workers),
+                config.table_mb,
+                workers,
+            ));
         }
         bail!("{reason}");
     }

@@ -16,8 +16,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use c4solver::solver::SolveError;
 use c4solver::input::{excerpt, quoted};
+use c4solver::solver::SolveError;
 use c4solver::{Board, Mode, MoveError, Solver};
 
 use super::Outcome;

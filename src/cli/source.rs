@@ -119,47 +119,48 @@ pub fn spawn(files: &[PathBuf], batches: usize) -> anyhow::Result<Input> {
     let files = or_stdin(files);
     let (tx, rx) = mpsc::sync_channel(batches);
     let reader = std::thread::Builder::new().name("c4solver-reader".into());
-    reader.spawn(move || {
-        let mut out = Batcher {
-            tx,
-            batch: Vec::with_capacity(BATCH),
-            seq: 0,
-        };
-        for path in &files {
-            let stdin = path.as_os_str() == "-";
-            let result = if stdin && stdio::stdin_closed() {
-                Err(io::Error::other(
-                    "it is closed (give the positions on stdin, or name a file)",
-                ))
-            } else if stdin {
-                read(io::stdin().lock(), None, &mut out)
-            } else {
-                match open(path) {
-                    Ok(f) => read(f, Some(path), &mut out),
-                    Err(e) => Err(e),
-                }
+    reader
+        .spawn(move || {
+            let mut out = Batcher {
+                tx,
+                batch: Vec::with_capacity(BATCH),
+                seq: 0,
             };
-            match result {
-                Ok(true) => {}
-                // The receiver is gone: the run is over.
-                Ok(false) => return,
-                Err(e) => {
-                    let name = if stdin {
-                        "stdin".to_string()
-                    } else {
-                        path.display().to_string()
-                    };
-                    let message = format!("c4solver: cannot read {name}: {e}\n");
-                    let seq = out.seq;
-                    if !out.push(Message::Failed { seq, message }, true) {
-                        return;
+            for path in &files {
+                let stdin = path.as_os_str() == "-";
+                let result = if stdin && stdio::stdin_closed() {
+                    Err(io::Error::other(
+                        "it is closed (give the positions on stdin, or name a file)",
+                    ))
+                } else if stdin {
+                    read(io::stdin().lock(), None, &mut out)
+                } else {
+                    match open(path) {
+                        Ok(f) => read(f, Some(path), &mut out),
+                        Err(e) => Err(e),
+                    }
+                };
+                match result {
+                    Ok(true) => {}
+                    // The receiver is gone: the run is over.
+                    Ok(false) => return,
+                    Err(e) => {
+                        let name = if stdin {
+                            "stdin".to_string()
+                        } else {
+                            path.display().to_string()
+                        };
+                        let message = format!("c4solver: cannot read {name}: {e}\n");
+                        let seq = out.seq;
+                        if !out.push(Message::Failed { seq, message }, true) {
+                            return;
+                        }
                     }
                 }
             }
-        }
-        out.send();
-    })
-    .context("cannot start the thread that reads the input")?;
+            out.send();
+        })
+        .context("cannot start the thread that reads the input")?;
     Ok(Input {
         rx,
         batch: VecDeque::new(),

@@ -135,9 +135,7 @@ pub fn parse_line<const W: usize, const H: usize>(
             let (min, max) = position.score_range();
             // Too many digits for an i64 is out of range too.
             match s.parse::<i64>() {
-                Ok(v) if v == 0 || (i64::from(min)..=i64::from(max)).contains(&v) => {
-                    Some(v as i32)
-                }
+                Ok(v) if v == 0 || (i64::from(min)..=i64::from(max)).contains(&v) => Some(v as i32),
                 _ => {
                     return Err(LineError::ScoreOutOfRange {
                         score: s.to_string(),

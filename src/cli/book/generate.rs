@@ -34,7 +34,12 @@ pub fn run<const W: usize, const H: usize>(
     let mut generation = Generation::<W, H>::open(options, &args.out)?;
     if generation.is_written() {
         // Nothing to solve: no plan to announce, no bar.
-        report(&generation.run(signals.stop_flag(), &|_, _| {})?, args, &options, 0);
+        report(
+            &generation.run(signals.stop_flag(), &|_, _| {})?,
+            args,
+            &options,
+            0,
+        );
         return Ok(Outcome::Ok);
     }
     let (done, total) = (generation.done(), generation.total());
