@@ -66,10 +66,7 @@ fn stats_are_given_when_the_book_answers() {
     assert_eq!(v["stats"]["probes"], 0);
     assert_eq!(v["stats"]["searches"], 0);
     // A search past the book counts as before.
-    let out = run(
-        &["--stats", "--json"],
-        "2252576253462244111563365343671351441\n",
-    );
+    let out = run(&["--stats", "--json"], "44455554221\n");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stats"]["searches"], 1);
     assert!(v["stats"]["probes"].as_u64().unwrap() > 0);
@@ -158,16 +155,26 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
     // Regression: FILE.ckpt stayed behind.
     assert!(!ckpt.exists(), "the checkpoint of a finished book stays");
     let bytes = std::fs::read(&out).unwrap();
-    // Run again, it refuses to start from nothing over the finished book.
+    // Run again, it finds the book written and does nothing (a batch of shards
+    // started again skips the finished ones).
     let again = generate_4x4("4", &out);
-    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(again.status.code(), Some(0));
     let err = text(&again.stderr);
+    assert!(err.contains("finished.c4book already holds this book"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    assert!(!ckpt.exists());
+    // Other arguments do not overwrite it from nothing.
+    let other = generate_4x4("3", &out);
+    assert_eq!(other.status.code(), Some(2));
+    let err = text(&other.stderr);
     assert!(
-        err.contains("finished.c4book already exists and has no checkpoint"),
+        err.contains(
+            "finished.c4book already exists, has no checkpoint and is not the book these \
+             arguments make"
+        ),
         "{err}"
     );
     assert_eq!(std::fs::read(&out).unwrap(), bytes);
-    assert!(!ckpt.exists());
 }
 
 #[test]
@@ -278,16 +285,21 @@ fn numbers_are_told_as_they_are() {
             "{args:?}: {err}"
         );
     }
-    // A score of 5,000 digits: out of range, not "not a number", and cut.
-    let out = run(&[], &format!("4455 {}\n", "9".repeat(5000)));
+    // A score of 2,000 digits: out of range, not "not a number", and cut.
+    let out = run(&[], &format!("4455 {}\n", "9".repeat(2000)));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
         format!(
-            "c4solver: line 1: expected score {}... (5000 bytes) is out of range (-18..=18)\n",
+            "c4solver: line 1: expected score {}... (2000 bytes) is out of range (-18..=18)\n",
             "9".repeat(40)
         )
     );
+    // Of 5,000 digits: the line is cut at 4096 bytes, and the message is short.
+    let out = run(&[], &format!("4455 {}\n", "9".repeat(5000)));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.len() < 200 && err.contains("is out of range"), "{err}");
     // A 10 MB line to `play` is not repeated in full.
     let out = run(
         &["play", "--start", "4455"],

@@ -41,6 +41,7 @@ use std::time::Duration;
 
 use crate::solver::StopFlag;
 use crate::solver::parallel::{Helper, JOIN_AFTER};
+use crate::threads;
 
 /// How often a waiting worker or the deliverer looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(50);
@@ -269,21 +270,31 @@ where
     /// worker) in `role`; a thread that cannot start ends the run.
     fn start<'scope>(&'scope self, scope: &'scope Scope<'scope, '_>, id: usize, role: Role<S>) {
         let worker = matches!(role, Role::Worker(_));
-        let spawned = std::thread::Builder::new()
-            .name(format!("c4solver-worker-{}", id + 1))
-            .spawn_scoped(scope, move || match role {
-                Role::Worker(state) => self.worker(scope, id, state),
-                Role::Lender => self.lend(scope),
-            });
-        if let Err(error) = spawned {
-            if worker {
-                self.working.fetch_sub(1, Ordering::SeqCst);
+        let (started, running) = threads::handshake();
+        let spawned = threads::room().and_then(|()| {
+            std::thread::Builder::new()
+                .name(format!("c4solver-worker-{}", id + 1))
+                .spawn_scoped(scope, move || {
+                    started.now();
+                    match role {
+                        Role::Worker(state) => self.worker(scope, id, state),
+                        Role::Lender => self.lend(scope),
+                    }
+                })
+        });
+        match spawned {
+            // The thread runs before the next one is made (see `threads`).
+            Ok(_) => running.wait(),
+            Err(error) => {
+                if worker {
+                    self.working.fetch_sub(1, Ordering::SeqCst);
+                }
+                self.fail(PoolError::Spawn {
+                    index: id + 1,
+                    count: self.busy.len(),
+                    error,
+                });
             }
-            self.fail(PoolError::Spawn {
-                index: id + 1,
-                count: self.busy.len(),
-                error,
-            });
         }
     }
 

@@ -37,6 +37,7 @@ use crate::solver::busy::Busy;
 use crate::solver::stop::StopFlag;
 use crate::solver::tuned::Tuned;
 use crate::table::{Share, TableError};
+use crate::threads;
 
 /// How long the solver's own helpers let a search run alone before they join it:
 /// long enough that an easy position (microseconds) never wakes them, short next
@@ -243,11 +244,20 @@ where
         };
         for _ in 0..helpers {
             let team = search.team.clone();
-            let spawned = std::thread::Builder::new()
-                .name("c4solver-helper".into())
-                .spawn(move || while team.help(delay, true) {});
+            let (started, running) = threads::handshake();
+            let spawned = threads::room().and_then(|()| {
+                std::thread::Builder::new()
+                    .name("c4solver-helper".into())
+                    .spawn(move || {
+                        started.now();
+                        while team.help(delay, true) {}
+                    })
+            });
             match spawned {
-                Ok(handle) => search.threads.push(handle),
+                Ok(handle) => {
+                    running.wait();
+                    search.threads.push(handle);
+                }
                 // Dropping the search shuts down and joins the helpers started.
                 Err(e) => {
                     return Err(TableError::Threads {
