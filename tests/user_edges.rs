@@ -4,7 +4,7 @@
 //! closed, numbers told as they are, and the checkpoint of a finished book.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use c4solver::book::layers;
@@ -92,7 +92,7 @@ fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
 }
 
 /// Generates a 4x4 book of `stones` stones into `out` (seconds at most).
-fn generate_4x4(stones: &str, out: &PathBuf) -> Output {
+fn generate_4x4(stones: &str, out: &Path) -> Output {
     run(
         &[
             "--size",
@@ -160,7 +160,10 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
     let again = generate_4x4("4", &out);
     assert_eq!(again.status.code(), Some(0));
     let err = text(&again.stderr);
-    assert!(err.contains("finished.c4book already holds this book"), "{err}");
+    assert!(
+        err.contains("finished.c4book already holds this book"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&out).unwrap(), bytes);
     assert!(!ckpt.exists());
     // Other arguments do not overwrite it from nothing.

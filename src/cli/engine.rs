@@ -259,7 +259,7 @@ pub fn threads(engine: &EngineArgs) -> usize {
 /// built-in book is used (`--book FILE` is read by [`book_file`]).
 ///
 /// # Errors
-/// As [`worker_solvers`], but for the book file.
+/// As [`workers`], but for the book file.
 pub fn single_config<const W: usize, const H: usize>(
     engine: &EngineArgs,
     command: &str,
