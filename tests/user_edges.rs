@@ -178,6 +178,27 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
         "{err}"
     );
     assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    // A shard's checkpoint stays: it keeps the costs the shard file does not.
+    let shard = scratch("finished-shard.c4book");
+    let shard_ckpt = PathBuf::from(format!("{}.ckpt", shard.display()));
+    let _ = std::fs::remove_file(&shard_ckpt);
+    let made = run(
+        &[
+            "--size",
+            "4x4",
+            "book",
+            "generate",
+            "--stones",
+            "4",
+            "--shard",
+            "1/2",
+            "--out",
+            shard.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made.stderr));
+    assert!(shard.is_file() && shard_ckpt.is_file());
 }
 
 #[test]

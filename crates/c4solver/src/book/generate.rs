@@ -190,8 +190,8 @@ pub struct Generation<const W: usize, const H: usize> {
 pub enum Outcome {
     /// The book (or shard) is written.
     Finished(Summary),
-    /// The output already held this book (or shard): an earlier run wrote it (and
-    /// removed its checkpoint). Nothing was solved or written.
+    /// The output already held this book: an earlier run wrote it (and removed
+    /// its checkpoint). Nothing was solved or written.
     Written {
         /// Entries of the file.
         entries: usize,
@@ -430,7 +430,8 @@ impl<const W: usize, const H: usize> Generation<W, H> {
 
     /// Solves every position of the shard that the checkpoint does not hold yet,
     /// on `options.threads` workers, calling `progress(done, total)` after each;
-    /// then writes the book (or shard) and removes the checkpoint.
+    /// then writes the book (or shard), and removes the checkpoint of a whole
+    /// book.
     ///
     /// # Errors
     /// A table that cannot be built, threads that cannot start, or an I/O error.
@@ -556,9 +557,13 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let lowest = if shard.is_whole() { 0 } else { depth };
         let bytes = encode::<W, H>(depth, lowest, (shard.index, shard.count), &entries);
         write_atomically(&self.out, &bytes)?;
-        // The book holds everything the checkpoint did: nothing needs it now (a
-        // shard's is not needed to merge either). Left behind, it does no harm.
-        let _ = std::fs::remove_file(&self.checkpoint);
+        // A whole book holds every score the checkpoint did, and its costs were
+        // just summed up: nothing needs the checkpoint now. A shard's stays: it
+        // keeps each position's nodes and CPU time, which the shard file does not
+        // (scripts/book-shards-pack reads them). Left behind, it does no harm.
+        if shard.is_whole() {
+            let _ = std::fs::remove_file(&self.checkpoint);
+        }
         Ok(Outcome::Finished(Summary {
             entries: entries.len(),
             bytes: bytes.len(),
