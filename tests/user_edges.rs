@@ -66,7 +66,7 @@ fn stats_are_given_when_the_book_answers() {
     assert_eq!(v["stats"]["probes"], 0);
     assert_eq!(v["stats"]["searches"], 0);
     // A search past the book counts as before.
-    let out = run(&["--stats", "--json"], "44455554221\n");
+    let out = run(&["--stats", "--json"], "274552224131661\n");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stats"]["searches"], 1);
     assert!(v["stats"]["probes"].as_u64().unwrap() > 0);
