@@ -162,11 +162,18 @@ fn a_run_killed_and_resumed_writes_the_same_book() {
         "nothing is solved twice"
     );
     assert_eq!(std::fs::read(&out).unwrap(), whole);
-    // Once more: nothing left to solve, the same bytes.
+    // The book written, its checkpoint is gone; once more, the book is found:
+    // nothing solved, nothing written.
+    assert!(!ckpt.exists());
     let mut g = Generation::<W, H>::open(options(Shard::WHOLE), &out).unwrap();
-    assert_eq!(g.done(), total);
-    g.run(&StopFlag::new(), &|_, _| panic!("solved again"))
+    assert!(g.is_written());
+    let again = g
+        .run(&StopFlag::new(), &|_, _| panic!("solved again"))
         .unwrap();
+    assert!(
+        matches!(again, Outcome::Written { bytes, .. } if bytes == whole.len()),
+        "{again:?}"
+    );
     assert_eq!(std::fs::read(&out).unwrap(), whole);
 }
 

@@ -180,7 +180,7 @@ fn files_and_exit_codes() {
     let out = c4().arg("--no-such-flag").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = c4()
-        .args(["--table-mb", "100000000", "solve"])
+        .args(["--table-mb", "100000000", "--threads", "1", "solve"])
         .stdin(Stdio::null())
         .output()
         .unwrap();

@@ -238,11 +238,15 @@ fn score_out_of_range_or_wrong() {
     );
     let out = run(&["solve"], input.as_bytes());
     assert_eq!(out.status.code(), Some(1));
+    // Regression: a number too long for an integer type was "not a number".
+    let (lo, hi) = c4solver::Position::parse(B.0).unwrap().score_range();
     assert_eq!(
         stderr(&out),
-        "c4solver: line 1: expected score 19 is out of range (-2..=3)\n\
-         c4solver: line 2: expected score \"-99999999999999999999\" is not a number\n\
-         c4solver: line 3: strong score 0 differs from expected 2\n"
+        format!(
+            "c4solver: line 1: expected score 19 is out of range (-2..=3)\n\
+             c4solver: line 2: expected score -99999999999999999999 is out of range ({lo}..={hi})\n\
+             c4solver: line 3: strong score 0 differs from expected 2\n"
+        )
     );
     let lines = stdout_lines(&out);
     assert_eq!(lines.len(), 4);
@@ -286,9 +290,9 @@ fn json_reports_bad_lines_in_place() {
 #[test]
 fn huge_table_is_a_clear_error() {
     for args in [
-        &["--table-mb", "100000000", "solve"][..],
-        &["solve", "--table-mb", "100000000"][..],
-        &["--table-mb", "100000000"][..],
+        &["--table-mb", "100000000", "solve", "--threads", "1"][..],
+        &["solve", "--table-mb", "100000000", "--threads", "1"][..],
+        &["--threads", "1", "--table-mb", "100000000"][..],
     ] {
         let out = run(args, format!("{}\n", line(A)).as_bytes());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -298,6 +302,17 @@ fn huge_table_is_a_clear_error() {
         );
         assert!(out.stdout.is_empty());
     }
+    // Shared out among workers, the total is named, and each one's share.
+    let out = run(
+        &["--threads", "4", "--table-mb", "18446744073709551615"],
+        b"4455\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "c4solver: cannot allocate tables of 18446744073709551615 MB in all \
+         (4611686018427387903 MB for each of 4 workers): not enough memory\n"
+    );
 }
 
 #[test]

@@ -269,3 +269,47 @@ fn play_stops_while_the_solver_thinks_and_while_it_waits() {
     assert!(took < Duration::from_secs(1), "took {took:?} to stop");
     drop(stdin);
 }
+
+/// `input` through `solve --threads N` without the book: the first answer is
+/// waited for, then (time for the lines after the unfinished one to be solved:
+/// they take microseconds) the run is stopped. Its whole stdout.
+fn stopped_after_the_first_answer(name: &str, input: &str, threads: &str) -> Vec<String> {
+    let file = scratch(name, input);
+    let mut child = c4(&["solve", "--threads", threads, file.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = lines_of(&mut child);
+    let first = lines
+        .recv_timeout(PATIENCE)
+        .expect("the first answer at once");
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, _) = signal_and_wait(&mut child, "INT");
+    assert_eq!(status, Some(130));
+    std::iter::once(first).chain(lines.iter()).collect()
+}
+
+#[test]
+fn after_a_stop_the_output_still_lines_up_with_the_input() {
+    // The empty board (an empty line) is the unfinished one; the lines after it
+    // are quick, and other workers finish them before the stop. Regression: with
+    // several threads they were printed (in the unfinished line's place), with
+    // one the line was missing: either way the output paired the wrong lines.
+    for (threads, input) in [
+        ("1", format!("{A}\n\n{B}\n")),
+        ("2", format!("{A}\n\n{B}\n")),
+        ("3", format!("{A}\n\n{B}\n\n{A}\n")),
+        ("4", format!("{B}\n{A}\n\n\n{B}\n{A}\n")),
+    ] {
+        let out = stopped_after_the_first_answer(&format!("align-{threads}.txt"), &input, threads);
+        let lines: Vec<&str> = input.lines().collect();
+        let finished = lines.iter().position(|l| l.is_empty()).unwrap();
+        assert_eq!(out.len(), finished, "--threads {threads}: {out:?}");
+        for (answer, line) in out.iter().zip(&lines) {
+            assert!(
+                solved(answer, line),
+                "--threads {threads}: {answer} for {line}"
+            );
+        }
+    }
+}

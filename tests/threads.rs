@@ -25,7 +25,7 @@ use c4solver::{Config, Mode, Solver7x6, TableKind};
 /// joining every search at once.
 fn team<L: Layout>(mb: usize, threads: usize) -> TeamSearch<7, 6, SharedTable<L>> {
     let table = SharedTable::<L>::for_board::<7, 6>(mb).unwrap();
-    TeamSearch::new(table, threads - 1, Duration::ZERO)
+    TeamSearch::new(table, threads - 1, Duration::ZERO).unwrap()
 }
 
 /// Solves the first `strong` positions of `set` strongly and the first `weak`

@@ -1,6 +1,6 @@
 """Type stubs of the c4solver extension module (the API is re-exported by c4solver)."""
 
-from typing import Optional, Sequence, Union
+from typing import Iterable, Optional, Union
 
 class Position:
     """A Connect Four position (7 columns, 6 rows) and the moves that led to it.
@@ -20,7 +20,7 @@ class Position:
         """The position after playing `column` (1-based); self is unchanged.
 
         Raises ValueError for a column out of range or full, or a move after the
-        game was won.
+        game was won; TypeError for anything but an int (True and False too).
         """
     @property
     def moves(self) -> str:
@@ -69,8 +69,8 @@ class Solver:
         is answered from it with no search (0 nodes). Each position is searched
         on `threads` threads sharing the table (default: every core; same scores,
         node counts that vary with more than one). Raises ValueError for a size
-        the table cannot take or threads=0, MemoryError if the memory cannot be
-        had.
+        the table cannot take or threads outside 1..=1024, MemoryError if the
+        memory or the threads cannot be had (no thread is left behind).
         """
     def solve(self, position: PositionLike, weak: bool = False) -> int:
         """The score of the position for the side to move (its sign with weak=True)."""
@@ -104,7 +104,7 @@ class Solver:
         """Solver(table_mb=64, book=True, threads=2)."""
 
 def solve_many(
-    positions: Sequence[PositionLike],
+    positions: Iterable[PositionLike],
     weak: bool = False,
     threads: Optional[int] = None,
     table_mb: int = 16,
@@ -120,6 +120,8 @@ def solve_many(
     cores idle.
 
     Raises ValueError naming the first bad item, 0-based ("item 2: column 8 is out
-    of range (1..=7) at move 3"), before solving anything; Ctrl-C stops the batch
-    (KeyboardInterrupt).
+    of range (1..=7) at move 3"), or TypeError for an item that is not a position
+    (and for a str given as the positions), before solving anything; ValueError
+    for threads outside 1..=1024; MemoryError if the threads or tables cannot be
+    had. Ctrl-C stops the batch (KeyboardInterrupt).
     """

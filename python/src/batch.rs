@@ -1,14 +1,16 @@
 //! `solve_many`: the scores of many positions on every core, for labelling data
 //! sets.
 
-use c4solver::pool::{self, FromIter, Worker};
+use c4solver::pool::{self, FromIter, PoolError, Worker};
+use c4solver::table::TableError;
 use c4solver::{Position as Board, SolveError, Solver7x6, StopFlag};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
-use crate::position::PositionArg;
+use crate::position::{PositionArg, type_name};
 use crate::solver::{new_joinable_solver, new_solver, thread_count};
-use crate::{interrupt, mode, solve_error};
+use crate::{interrupt, mode, solve_error, table_error};
 
 /// Results a worker may finish ahead of one still being solved, per worker: the
 /// scores are collected in order, so this only bounds the pool's reordering.
@@ -28,47 +30,41 @@ const AHEAD_PER_WORKER: usize = 64;
 /// cores idle. With book=True, positions with
 /// at most the built-in book's depth stones are answered from it. Raises
 /// ValueError naming the first bad item, 0-based ("item 2: column 8 is out of
-/// range (1..=7) at move 3"), before solving anything; Ctrl-C stops the whole
-/// batch (KeyboardInterrupt).
+/// range (1..=7) at move 3"), or TypeError for an item that is not a position
+/// (and for a str given as the positions), before solving anything; ValueError
+/// for threads outside 1..=1024; MemoryError if the threads or tables cannot be
+/// had. Ctrl-C stops the whole batch (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (positions, weak = false, threads = None, table_mb = 16, book = true))]
 pub fn solve_many(
     py: Python<'_>,
-    positions: Vec<PositionArg>,
+    positions: &Bound<'_, PyAny>,
     weak: bool,
     threads: Option<usize>,
     table_mb: usize,
     book: bool,
 ) -> PyResult<Vec<i32>> {
-    let boards = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            p.board()
-                .map_err(|e| PyValueError::new_err(format!("item {i}: {}", e.value(py))))
-        })
-        .collect::<PyResult<Vec<Board>>>()?;
+    let boards = boards(py, positions)?;
     let threads = thread_count(threads)?.min(boards.len().max(1));
     let stop = StopFlag::new();
-    let workers = (0..threads)
-        .map(|_| {
-            // Alone, nobody joins: the one-thread solver of Solver(threads=1).
-            let mut state = if threads == 1 {
-                new_solver(table_mb, book, 1)?
-            } else {
-                new_joinable_solver(table_mb, book)?
-            };
-            state.set_stop_flag(stop.clone());
-            let helper = state.helper();
-            Ok(Worker { state, helper })
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let make = |_| {
+        // Alone, nobody joins: the one-thread solver of Solver(threads=1).
+        let mut state = if threads == 1 {
+            new_solver(table_mb, book, 1)?
+        } else {
+            new_joinable_solver(table_mb, book)?
+        };
+        state.set_stop_flag(stop.clone());
+        let helper = state.helper();
+        Ok::<_, TableError>(Worker { state, helper })
+    };
     let n = boards.len();
     let scores = interrupt::run(py, &stop, || {
         let mut scores = Vec::with_capacity(n);
         let mut error = None;
-        pool::run(
-            workers,
+        let ran = pool::run(
+            threads,
+            make,
             FromIter(boards.into_iter()),
             threads * AHEAD_PER_WORKER,
             &stop,
@@ -88,11 +84,47 @@ pub fn solve_many(
                 }
             },
         );
-        match error {
-            Some(e) => Err(e),
-            None if scores.len() < n => Err(SolveError::Stopped),
-            None => Ok(scores),
-        }
+        (ran, error, scores)
     })?;
-    scores.map_err(solve_error)
+    match scores {
+        (Err(PoolError::Worker(e)), _, _) => Err(table_error(e)),
+        (Err(e), _, _) => Err(PyMemoryError::new_err(e.to_string())),
+        (Ok(()), Some(e), _) => Err(solve_error(e)),
+        (Ok(()), None, scores) if scores.len() < n => Err(solve_error(SolveError::Stopped)),
+        (Ok(()), None, scores) => Ok(scores),
+    }
+}
+
+/// The boards of `positions`, an iterable of Positions or move strings (not a
+/// string itself); a TypeError or ValueError naming the first bad item, 0-based.
+fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> {
+    if positions.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "positions must be a list (or any iterable) of positions, not a str: \
+             solve_many(['4455']) for one, or Solver().solve('4455')",
+        ));
+    }
+    let items = positions.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "positions must be a list (or any iterable) of Positions or move strings, not {}",
+            type_name(positions)
+        ))
+    })?;
+    let mut boards = Vec::new();
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        let board = item
+            .extract::<PositionArg>()
+            .and_then(|p| p.board())
+            .map_err(|e| {
+                let message = format!("item {i}: {}", e.value(py));
+                if e.is_instance_of::<PyTypeError>(py) {
+                    PyTypeError::new_err(message)
+                } else {
+                    PyValueError::new_err(message)
+                }
+            })?;
+        boards.push(board);
+    }
+    Ok(boards)
 }

@@ -19,6 +19,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use c4solver::StopFlag;
+use c4solver::threads;
 use pyo3::prelude::*;
 
 /// Stones from which a position is searched on the calling thread: the longest
@@ -46,7 +47,8 @@ pub fn run_if<T: Send>(
 
 /// Runs `search` on another thread, without the GIL, and returns its answer; if a
 /// signal handler raises meanwhile, sets `stop` (which `search` must poll), waits
-/// for `search` to return, clears `stop` and raises the handler's exception.
+/// for `search` to return, clears `stop` and raises the handler's exception. A
+/// thread that cannot start is a MemoryError.
 pub fn run<T: Send>(
     py: Python<'_>,
     stop: &StopFlag,
@@ -54,10 +56,23 @@ pub fn run<T: Send>(
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::sync_channel(1);
-        scope.spawn(move || {
-            // The receiver is gone only once the caller has left with an error.
-            let _ = tx.send(search());
-        });
+        let (started, running) = threads::handshake();
+        threads::room()
+            .and_then(|()| {
+                std::thread::Builder::new()
+                    .name("c4solver-search".into())
+                    .spawn_scoped(scope, move || {
+                        started.now();
+                        // The receiver is gone only once the caller has left with an error.
+                        let _ = tx.send(search());
+                    })
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyMemoryError::new_err(format!(
+                    "cannot start the search thread: {e}"
+                ))
+            })?;
+        running.wait();
         loop {
             let (back, answer) = py.detach(move || wait(rx, Some(POLL)));
             rx = back;

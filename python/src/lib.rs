@@ -29,11 +29,13 @@ fn solve_error(e: SolveError) -> PyErr {
     }
 }
 
-/// Memory that cannot be had is a MemoryError; a size the table cannot take, a
-/// ValueError.
+/// Memory or threads that cannot be had are a MemoryError; a size the table
+/// cannot take, a ValueError.
 fn table_error(e: TableError) -> PyErr {
     match e {
-        TableError::Alloc { .. } => PyMemoryError::new_err(e.to_string()),
+        TableError::Alloc { .. } | TableError::OutOfMemory { .. } | TableError::Threads { .. } => {
+            PyMemoryError::new_err(e.to_string())
+        }
         _ => value_error(e),
     }
 }

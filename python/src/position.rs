@@ -3,8 +3,9 @@
 //! solver's methods accept for a position.
 
 use c4solver::{MoveError, Position as Board};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
 
 use crate::value_error;
 
@@ -82,16 +83,28 @@ impl Position {
     /// The position after playing `column` (1-based). Positions are immutable:
     /// the original is unchanged. Raises ValueError for a column out of range or
     /// full, or a move after the game was won.
-    fn play(&self, column: i64) -> PyResult<Self> {
+    ///
+    /// Raises TypeError for anything but an int (True and False too: they are
+    /// not columns).
+    fn play(&self, column: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if column.is_instance_of::<PyBool>() || !column.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "column must be an int (1 to {}), not {}",
+                Board::WIDTH,
+                type_name(column)
+            )));
+        }
         let index = self.moves.chars().count() + 1;
-        let ch = u32::try_from(column)
+        let ch = column
+            .extract::<u32>()
             .ok()
             .filter(|&c| c <= 9)
             .and_then(|c| char::from_digit(c, 10));
         match ch {
             Some(ch) => self.played(ch, index).map_err(value_error),
             None => Err(PyValueError::new_err(format!(
-                "column {column} is out of range (1..={}) at move {index}",
+                "column {} is out of range (1..={}) at move {index}",
+                column.str()?,
                 Board::WIDTH
             ))),
         }
@@ -163,12 +176,36 @@ impl Position {
 
 /// What `Solver` and `solve_many` accept for a position: a `Position`, or a move
 /// string.
-#[derive(FromPyObject)]
 pub enum PositionArg {
     /// A Position object.
     Position(Position),
     /// A move string, parsed as the command line parses it.
     Moves(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
+    type Error = PyErr;
+
+    /// A TypeError in plain words for anything else.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyString>() {
+            return Ok(PositionArg::Moves(obj.extract::<String>()?));
+        }
+        if let Ok(p) = obj.extract::<Position>() {
+            return Ok(PositionArg::Position(p));
+        }
+        Err(PyTypeError::new_err(format!(
+            "a position is a Position or a move string such as '4453', not {}",
+            type_name(&obj)
+        )))
+    }
+}
+
+/// The name of `obj`'s type, for messages (`NoneType`, `int`).
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .qualname()
+        .map_or_else(|_| "an object".to_string(), |n| n.to_string())
 }
 
 impl PositionArg {

@@ -5,6 +5,7 @@
 use std::sync::Mutex;
 
 use c4solver::moves::center_first;
+use c4solver::table::TableError;
 use c4solver::{Config, Position as Board, SolveError, Solver7x6, StopFlag};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -17,12 +18,19 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `threads`, or every core for `None`; 0 is refused.
+/// The most threads a solver or `solve_many` takes, as the command line's
+/// `--threads`.
+pub const MAX_THREADS: usize = 1024;
+
+/// `threads`, or every core for `None` (at most [`MAX_THREADS`]); outside
+/// 1..=1024 is refused, as the command line does.
 pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     match threads {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(cores()),
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "threads must be from 1 to {MAX_THREADS}, not {n}"
+        ))),
+        None => Ok(cores().min(MAX_THREADS)),
     }
 }
 
@@ -39,15 +47,15 @@ fn config(table_mb: usize, book: bool, threads: usize) -> Config {
 
 /// A solver of `table_mb` megabytes, with or without the built-in book, that
 /// searches each position on `threads` threads.
-pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> PyResult<Solver7x6> {
-    Solver7x6::new(config(table_mb, book, threads)).map_err(table_error)
+pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> Result<Solver7x6, TableError> {
+    Solver7x6::new(config(table_mb, book, threads))
 }
 
 /// A one-thread solver of `table_mb` megabytes, with or without the built-in
 /// book, whose searches other threads can join ([`Solver7x6::new_joinable`]):
 /// one worker of `solve_many`.
-pub fn new_joinable_solver(table_mb: usize, book: bool) -> PyResult<Solver7x6> {
-    Solver7x6::new_joinable(config(table_mb, book, 1)).map_err(table_error)
+pub fn new_joinable_solver(table_mb: usize, book: bool) -> Result<Solver7x6, TableError> {
+    Solver7x6::new_joinable(config(table_mb, book, 1))
 }
 
 /// Solver(table_mb=64, book=True, threads=None) -> Solver
@@ -60,7 +68,12 @@ pub fn new_joinable_solver(table_mb: usize, book: bool) -> PyResult<Solver7x6> {
 /// (default: every core; the scores are the same, the node counts vary from run
 /// to run with more than one).
 ///
-/// Positions are Position objects or move strings ("4453"). Scores are from the
+/// Raises ValueError for a table size it cannot take or threads outside
+/// 1..=1024 (as the command line's --threads), MemoryError if the memory or the
+/// threads cannot be had (no thread is left behind).
+///
+/// Positions are Position objects or move strings ("4453"); anything else is a
+/// TypeError. Scores are from the
 /// side to move: positive for a win (22 - the stones the winner has played at
 /// the end), 0 for a draw, negative for a loss; with weak=True only their sign.
 /// Every search releases the GIL. Called from the main thread, Ctrl-C
@@ -97,7 +110,7 @@ impl Solver {
     #[new]
     #[pyo3(signature = (table_mb = 64, book = true, threads = None))]
     fn new(table_mb: usize, book: bool, threads: Option<usize>) -> PyResult<Self> {
-        let mut inner = new_solver(table_mb, book, thread_count(threads)?)?;
+        let mut inner = new_solver(table_mb, book, thread_count(threads)?).map_err(table_error)?;
         let stop = StopFlag::new();
         inner.set_stop_flag(stop.clone());
         Ok(Solver {

@@ -78,3 +78,13 @@ def test_bad_columns_in_play():
         Position().play(-1)
     with pytest.raises(ValueError, match=r"^column 4 is already full at move 7$"):
         Position("444444").play(4)
+    with pytest.raises(ValueError, match=r"^column 1180591620717411303424 is out of range \(1\.\.=7\) at move 1$"):
+        Position().play(2**70)
+
+
+def test_only_ints_are_columns():
+    # Regression: Position('4').play(True) played column 1 (True is an int to Python).
+    for bad, name in ((True, "bool"), (False, "bool"), ("4", "str"), (4.0, "float"), (None, "NoneType")):
+        with pytest.raises(TypeError) as e:
+            Position("4").play(bad)
+        assert str(e.value) == f"column must be an int (1 to 7), not {name}"

@@ -2,6 +2,8 @@
 command line and with Pascal Pons' sets."""
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -34,12 +36,71 @@ def test_finished_games_and_bad_strings_raise_value_error():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match=r"^table size of 0 MB is too small \(at least 1 MB\)$"):
         Solver(table_mb=0)
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        Solver(threads=0)
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        solve_many(["4455"], threads=0)
+    # Threads as the command line takes them: 1 to 1024.
+    for threads in (0, 1025, 100000):
+        with pytest.raises(ValueError, match=rf"^threads must be from 1 to 1024, not {threads}$"):
+            Solver(threads=threads)
+        with pytest.raises(ValueError, match=rf"^threads must be from 1 to 1024, not {threads}$"):
+            solve_many(["4455"], threads=threads)
     with pytest.raises(OverflowError):
         Solver(threads=-1)
+    # Regression: Solver(threads=100000) raised PanicException and left tens of
+    # thousands of threads behind, so that every later Solver failed too.
+    assert Solver(threads=2).solve("4455") == 18
+
+
+def test_threads_and_memory_that_cannot_be_had_raise_memory_error():
+    # Under an address-space limit a few hundred MB above what the interpreter
+    # holds: 1023 helper threads' stacks do not fit, nor ten 400 MB tables.
+    script = (
+        "import os, resource, time, c4solver\n"
+        "def alive():\n"
+        "    # A thread just joined may stay listed for a moment while it exits.\n"
+        "    for _ in range(200):\n"
+        "        n = len(os.listdir('/proc/self/task'))\n"
+        "        if n == before: break\n"
+        "        time.sleep(0.01)\n"
+        "    return n\n"
+        "size = int(open('/proc/self/statm').read().split()[0]) * os.sysconf('SC_PAGE_SIZE')\n"
+        "limit = size + 600 * 2**20\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
+        "before = len(os.listdir('/proc/self/task'))\n"
+        "for make in (lambda: c4solver.Solver(threads=1024, table_mb=1),\n"
+        "             lambda: c4solver.solve_many(['4455', '4'] * 5, threads=10, table_mb=400),\n"
+        "             lambda: c4solver.Solver(table_mb=100000)):\n"
+        "    try:\n"
+        "        make()\n"
+        "        print('no error')\n"
+        "    except MemoryError as e:\n"
+        "        print('MemoryError:', e)\n"
+        "    print('threads left:', alive() - before)\n"
+        "print(c4solver.Solver(threads=2, table_mb=16).solve('4455'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("MemoryError: cannot start 1023 search thread(s): "), lines
+    assert lines[2] == "MemoryError: cannot allocate a table of 400 MB: not enough memory", lines
+    assert lines[4] == "MemoryError: cannot allocate a table of 100000 MB: not enough memory", lines
+    assert lines[1] == lines[3] == lines[5] == "threads left: 0", lines
+    assert lines[6] == "18", lines
+    assert "panic" not in out.stderr.lower(), out.stderr
+
+
+def test_non_positions_are_type_errors_in_plain_words():
+    s = Solver(threads=1)
+    for bad, name in ((None, "NoneType"), (44, "int"), (["4455"], "list")):
+        with pytest.raises(TypeError) as e:
+            s.solve(bad)
+        assert str(e.value) == f"a position is a Position or a move string such as '4453', not {name}"
+    with pytest.raises(TypeError, match=r"^positions must be a list \(or any iterable\) of positions, not a str"):
+        solve_many("4455")
+    with pytest.raises(TypeError, match=r"^positions must be a list \(or any iterable\) of Positions or move strings, not int$"):
+        solve_many(4455)
+    with pytest.raises(TypeError, match=r"^item 1: a position is a Position or a move string such as '4453', not NoneType$"):
+        solve_many(["4455", None])
+    # Any iterable of positions, generators too.
+    assert solve_many(m for m in ("4455", Position("4455"))) == [18, 18]
 
 
 def test_settings_are_kept():

@@ -32,13 +32,15 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let workers = engine::workers::<W, H>(engine, "analyze", false, threads, &stop)?;
+    let make = engine::workers::<W, H>(engine, "analyze", false, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
-    let input = source::spawn(&args.files, 4);
-    let (tx, writer) = output::stdout();
+    source::hint(&args.files);
+    let input = source::spawn(&args.files, 4)?;
+    let (tx, writer) = output::stdout()?;
     let mut outcome = Outcome::Ok;
-    let stranded = pool::run(
-        workers,
+    let ran = pool::run(
+        threads,
+        make,
         input,
         4 * threads + 64,
         &stop,
@@ -62,12 +64,10 @@ pub fn run<const W: usize, const H: usize>(
             tx.send(item)
         },
     );
-    // Answers that came after a line the stop interrupted: written after it.
-    for (_, (item, _)) in stranded {
-        tx.send(item);
-    }
     drop(tx);
-    writer.finish()?;
+    let written = writer.finish();
+    ran.map_err(engine::pool_error)?;
+    written?;
     Ok(outcome)
 }
 

@@ -145,7 +145,7 @@ pub struct BookVerifyArgs {
     pub file: PathBuf,
 
     /// Re-solve only K entries drawn at random (default: every entry).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = at_least_one)]
     pub sample: Option<u64>,
 
     /// Seed of the random sample (same seed, same sample).
@@ -223,7 +223,7 @@ pub struct BenchArgs {
     pub weak: bool,
 
     /// Solve only the first N positions of each set (N >= 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub limit: Option<u64>,
 
     /// Print JSON instead of markdown tables.
@@ -256,7 +256,7 @@ pub struct GenerateArgs {
     pub difficulty: DifficultyArg,
 
     /// Positions to generate (N >= 1).
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = at_least_one)]
     pub count: u64,
 
     /// Seed of the random games (same seed, same output).
@@ -404,6 +404,16 @@ pub struct EngineArgs {
     /// --table or --replace, no --stats).
     #[arg(long, global = true, value_name = "WxH", default_value = "7x6")]
     pub size: Size,
+}
+
+/// A count of at least 1 (`--count`, `--limit`, `--sample`), refusing 0 in
+/// those words.
+fn at_least_one(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 impl Cli {
@@ -730,20 +740,24 @@ mod tests {
     #[test]
     fn empty_runs_are_refused() {
         // Regression: `bench --limit 0` printed a table of zeros and exited 0.
-        assert!(parse(&["c4solver", "bench", "--limit", "0"]).is_err());
-        assert!(
-            parse(&[
-                "c4solver",
-                "generate",
-                "--stage",
-                "end",
-                "--difficulty",
-                "easy",
-                "--count",
-                "0"
-            ])
-            .is_err()
-        );
+        let e = parse(&["c4solver", "bench", "--limit", "0"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        // Regression: "0 is not in 1..18446744073709551615".
+        assert!(e.to_string().contains("must be at least 1"), "{e}");
+        let e = parse(&[
+            "c4solver",
+            "generate",
+            "--stage",
+            "end",
+            "--difficulty",
+            "easy",
+            "--count",
+            "0",
+        ])
+        .unwrap_err();
+        assert!(e.to_string().contains("must be at least 1"), "{e}");
+        let e = parse(&["c4solver", "bench", "--limit", "x"]).unwrap_err();
+        assert!(e.to_string().contains("invalid digit"), "{e}");
     }
 
     #[test]
@@ -809,7 +823,8 @@ mod tests {
             .is_err()
         );
         assert!(parse(&["c4solver", "book", "merge", "--out", "b"]).is_err());
-        assert!(parse(&["c4solver", "book", "verify", "f", "--sample", "0"]).is_err());
+        let e = parse(&["c4solver", "book", "verify", "f", "--sample", "0"]).unwrap_err();
+        assert!(e.to_string().contains("must be at least 1"), "{e}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use c4solver::{Config, Mode};
 use super::Outcome;
 use super::args::{BenchArgs, EngineArgs};
 use super::engine;
+use super::output;
 use super::progress;
 use super::signals::Signals;
 
@@ -100,7 +101,7 @@ pub fn run<const W: usize, const H: usize>(
         || bar.inc(1),
     )?;
     bar.finish_and_clear();
-    print_report(&report, args.json, args.compare)?;
+    print_report(&report, args.json, args.compare).map_err(output::write_error)?;
     if !report.mismatches.is_empty() {
         outcome = outcome.worst(Outcome::BadInput);
     }

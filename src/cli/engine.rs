@@ -9,7 +9,7 @@ use c4solver::table::TableError;
 use c4solver::{Book, BookError, Config, DepthKind, ReplaceKind, Solver, SolverKind, TableKind};
 
 use super::args::EngineArgs;
-use c4solver::pool::Worker;
+use c4solver::pool::{PoolError, Worker};
 
 /// Table memory of one worker when no `--table-mb` is given, in MB.
 pub const DEFAULT_MB_PER_WORKER: usize = 64;
@@ -106,52 +106,85 @@ pub fn configs<const W: usize, const H: usize>(
     Ok((good, left_out))
 }
 
-/// The workers of a command that runs one configuration on `workers` workers
-/// (`solve`, `analyze`, `generate`), built before any work starts: one solver of
-/// one thread per worker, each with its share of `--table-mb`, the book the
-/// options choose (the built-in one unless `--no-book` or `--book FILE`) and
-/// `stop` as its stop flag. With more than one worker, the solvers are joinable
-/// ([`Solver::new_joinable`]) so that idle workers can help the last searches.
+/// How to build the workers of a command that runs one configuration on
+/// `workers` workers (`solve`, `analyze`, `generate`): the configuration is
+/// checked and the book read now; each call of the closure builds one worker (the
+/// pool builds them as the jobs come), a solver of one thread with its share of
+/// `--table-mb`, the book the options choose (the built-in one unless
+/// `--no-book` or `--book FILE`) and `stop` as its stop flag. With more than one
+/// worker, the solvers are joinable ([`Solver::new_joinable`]) so that idle
+/// workers can help the last searches.
 ///
 /// # Errors
-/// A list where one value is expected, a table that cannot be built, or a book
-/// file that cannot be read, with a message naming the command or the file.
+/// A list where one value is expected, or a book file that cannot be read, with a
+/// message naming the option or the file; the closure, a table or thread that
+/// cannot be had, naming it.
 pub fn workers<const W: usize, const H: usize>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
     workers: usize,
     stop: &StopFlag,
-) -> anyhow::Result<Vec<Worker<Solver<W, H>>>> {
+) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver<W, H>>> + Sync + use<W, H>> {
     let config = config_for::<W, H>(engine, command, stats, workers)?;
     let book = book_file::<W, H>(engine)?;
-    // The memory asked for, in all, for the message if it cannot be had.
-    let total = engine
+    let stop = stop.clone();
+    let total = total_mb(engine, workers);
+    Ok(move |index: usize| {
+        let solver = if workers == 1 {
+            Solver::<W, H>::new(config)
+        } else {
+            Solver::<W, H>::new_joinable(config)
+        };
+        let mut solver = solver.map_err(|e| match e {
+            TableError::Alloc { .. } if index == 0 => alloc_error(total, config.table_mb, workers),
+            TableError::Alloc { mb } => anyhow!(
+                "cannot allocate the table of worker {} of {workers} ({mb} MB each): not enough \
+                 memory (give fewer --threads or a smaller --table-mb)",
+                index + 1
+            ),
+            e => e.into(),
+        })?;
+        if book.is_some() {
+            solver.set_book(book.clone());
+        }
+        solver.set_stop_flag(stop.clone());
+        Ok(Worker {
+            helper: solver.helper(),
+            state: solver,
+        })
+    })
+}
+
+/// The pool's error as the command line says it.
+pub fn pool_error(e: PoolError<anyhow::Error>) -> anyhow::Error {
+    match e {
+        PoolError::Worker(e) => e,
+        e => anyhow!("{e}"),
+    }
+}
+
+/// The table memory asked for in all, in MB: `--table-mb`, or the default per
+/// worker times `workers`.
+fn total_mb(engine: &EngineArgs, workers: usize) -> usize {
+    engine
         .table_mb
         .first()
         .copied()
-        .unwrap_or(DEFAULT_MB_PER_WORKER * workers);
-    (0..workers)
-        .map(|_| {
-            let solver = if workers == 1 {
-                Solver::<W, H>::new(config)
-            } else {
-                Solver::<W, H>::new_joinable(config)
-            };
-            let mut solver = solver.map_err(|e| match e {
-                TableError::Alloc { .. } => TableError::Alloc { mb: total },
-                e => e,
-            })?;
-            if book.is_some() {
-                solver.set_book(book.clone());
-            }
-            solver.set_stop_flag(stop.clone());
-            Ok(Worker {
-                helper: solver.helper(),
-                state: solver,
-            })
-        })
-        .collect()
+        .unwrap_or(DEFAULT_MB_PER_WORKER.saturating_mul(workers))
+}
+
+/// The tables of `total` MB (`each` MB for each of `workers` workers) cannot be
+/// had.
+fn alloc_error(total: usize, each: usize, workers: usize) -> anyhow::Error {
+    if workers == 1 {
+        anyhow!("cannot allocate a table of {total} MB: not enough memory")
+    } else {
+        anyhow!(
+            "cannot allocate tables of {total} MB in all ({each} MB for each of {workers} \
+             workers): not enough memory"
+        )
+    }
 }
 
 /// The one solver of a command that searches one position at a time (`play`),
@@ -161,7 +194,7 @@ pub fn workers<const W: usize, const H: usize>(
 /// the book the options choose.
 ///
 /// # Errors
-/// As [`worker_solvers`].
+/// As [`workers`].
 pub fn team_solver<const W: usize, const H: usize>(
     engine: &EngineArgs,
     command: &str,
@@ -184,6 +217,7 @@ pub fn team_solver<const W: usize, const H: usize>(
 pub fn book_file<const W: usize, const H: usize>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H>>> {
+    builtin_exists::<W, H>(engine)?;
     let Some(Some(path)) = &engine.book else {
         return Ok(None);
     };
@@ -197,6 +231,18 @@ pub fn book_file<const W: usize, const H: usize>(
         e => anyhow!("--book {}: {e}", path.display()),
     })?;
     Ok(Some(book))
+}
+
+/// Refuses `--book` alone (the built-in book) on a board that has none, as a
+/// book file of another board is refused.
+fn builtin_exists<const W: usize, const H: usize>(engine: &EngineArgs) -> anyhow::Result<()> {
+    if matches!(engine.book, Some(None)) && (W, H) != (7, 6) {
+        bail!(
+            "--book: there is no built-in book for the {W}x{H} board (it is 7x6): name a {W}x{H} \
+             book file (`c4solver book generate --size {W}x{H}` makes one), or leave --book out"
+        );
+    }
+    Ok(())
 }
 
 /// Worker threads: `--threads N`, or every core.
@@ -213,7 +259,7 @@ pub fn threads(engine: &EngineArgs) -> usize {
 /// built-in book is used (`--book FILE` is read by [`book_file`]).
 ///
 /// # Errors
-/// As [`worker_solvers`], but for the book file.
+/// As [`workers`], but for the book file.
 pub fn single_config<const W: usize, const H: usize>(
     engine: &EngineArgs,
     command: &str,
@@ -239,8 +285,16 @@ fn config_for<const W: usize, const H: usize>(
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
         bail!("{flag} takes a single value for `{command}` (lists are for `bench --compare`)");
     }
+    builtin_exists::<W, H>(engine)?;
     let (good, left_out) = configs::<W, H>(engine, stats, workers)?;
-    if let Some((_, reason)) = left_out.first() {
+    if let Some((config, reason)) = left_out.first() {
+        if let Err(TableError::Alloc { .. }) = config.check::<W, H>() {
+            return Err(alloc_error(
+                total_mb(engine, workers),
+                config.table_mb,
+                workers,
+            ));
+        }
         bail!("{reason}");
     }
     Ok(Config {

@@ -29,7 +29,7 @@ pub fn run<const W: usize, const H: usize>(
     // Set by a signal, or by the run once enough positions are kept (or stdout
     // is closed): the candidates still being labelled are dropped.
     let stop = signals.stop_flag().child();
-    let workers = engine::workers::<W, H>(engine_args, "generate", false, threads, &stop)?;
+    let make = engine::workers::<W, H>(engine_args, "generate", false, threads, &stop)?;
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),
@@ -41,13 +41,15 @@ pub fn run<const W: usize, const H: usize>(
         "{bar:40} {pos}/{len} kept, {msg} [{elapsed_precise}, eta {eta}]",
     );
     bar.set_message("0 tried");
-    let (tx, writer) = output::stdout();
+    let (tx, writer) = output::stdout()?;
     let (mut kept, mut tried) = (0usize, 0usize);
     let difficulty = request.difficulty;
     let mut failed = None;
+    let mut ran = Ok(());
     if request.is_possible() {
-        pool::run(
-            workers,
+        ran = pool::run(
+            threads,
+            make,
             FromIter(generate::candidates::<W, H>(&request)),
             4 * threads + 16,
             &stop,
@@ -86,7 +88,9 @@ pub fn run<const W: usize, const H: usize>(
     }
     bar.finish_and_clear();
     drop(tx);
-    writer.finish()?;
+    let written = writer.finish();
+    ran.map_err(engine::pool_error)?;
+    written?;
     match failed {
         None => Ok(Outcome::Ok),
         Some(e) => Err(e.into()),

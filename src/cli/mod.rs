@@ -14,8 +14,9 @@ mod progress;
 mod signals;
 mod solve;
 mod source;
+mod stdio;
 
-use args::{Cli, Command};
+use args::{BookAction, Cli, Command};
 #[cfg(not(test))]
 use c4solver::with_size;
 use signals::Signals;
@@ -77,9 +78,22 @@ fn run_sized<const W: usize, const H: usize>(
     }
 }
 
+/// Whether the command's answers go to stdout (all but `book generate` and
+/// `book merge`, which write a file and report on stderr).
+fn prints(cli: &Cli) -> bool {
+    !matches!(
+        &cli.command,
+        Some(Command::Book(b)) if matches!(b.action, BookAction::Generate(_) | BookAction::Merge(_))
+    )
+}
+
 /// Runs the command: every error is reported on stderr here, and the outcome says
 /// which exit code fits.
 pub fn run(cli: Cli) -> Outcome {
+    if stdio::stdout_closed() && prints(&cli) {
+        eprintln!("c4solver: stdout is closed: there is nowhere to print the answers");
+        return Outcome::Failure;
+    }
     let signals = Signals::install();
     // The unit tests of the command line never run a command: compiling every
     // size into them too would only double the time the tests take to build

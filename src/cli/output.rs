@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
+
 /// The longest a written answer waits for its flush.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(2);
 
@@ -77,12 +79,18 @@ pub struct Writer {
 }
 
 /// Starts writing to stdout and stderr.
-pub fn stdout() -> (Sender, Writer) {
+///
+/// # Errors
+/// The flusher thread cannot start.
+pub fn stdout() -> anyhow::Result<(Sender, Writer)> {
     start(Box::new(io::stdout()), Box::new(io::stderr()))
 }
 
 /// Starts writing to any pair of streams.
-pub fn start(out: Stream, err: Stream) -> (Sender, Writer) {
+///
+/// # Errors
+/// The flusher thread cannot start.
+pub fn start(out: Stream, err: Stream) -> anyhow::Result<(Sender, Writer)> {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
             out: io::BufWriter::with_capacity(1 << 16, out),
@@ -99,23 +107,26 @@ pub fn start(out: Stream, err: Stream) -> (Sender, Writer) {
     });
     let flusher = {
         let shared = shared.clone();
-        std::thread::spawn(move || {
-            while !shared.done.load(Ordering::Acquire) {
-                std::thread::park_timeout(FLUSH_EVERY);
-                let mut state = shared.lock();
-                if state.unflushed {
-                    let r = state.flush();
-                    shared.note(&mut state, r);
+        std::thread::Builder::new()
+            .name("c4solver-flusher".into())
+            .spawn(move || {
+                while !shared.done.load(Ordering::Acquire) {
+                    std::thread::park_timeout(FLUSH_EVERY);
+                    let mut state = shared.lock();
+                    if state.unflushed {
+                        let r = state.flush();
+                        shared.note(&mut state, r);
+                    }
                 }
-            }
-        })
+            })
+            .context("cannot start the thread that flushes stdout")?
     };
-    (
+    Ok((
         Sender {
             shared: shared.clone(),
         },
         Writer { shared, flusher },
-    )
+    ))
 }
 
 impl Shared {
@@ -193,13 +204,18 @@ impl Sender {
     }
 }
 
+/// An error writing stdout, saying so.
+pub fn write_error(e: io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("cannot write to stdout")
+}
+
 impl Writer {
     /// Writes what is left (items after a gap that never closed, in order) and
     /// flushes. A closed stdout is not an error: the run just ends early.
     ///
     /// # Errors
-    /// Any other error writing stdout.
-    pub fn finish(self) -> io::Result<Summary> {
+    /// Any other error writing stdout, saying so.
+    pub fn finish(self) -> anyhow::Result<Summary> {
         self.shared.done.store(true, Ordering::Release);
         self.flusher.thread().unpark();
         let _ = self.flusher.join();
@@ -216,7 +232,7 @@ impl Writer {
         match state.error.take() {
             None => Ok(state.summary),
             Some(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(state.summary),
-            Some(e) => Err(e),
+            Some(e) => Err(write_error(e)),
         }
     }
 }
@@ -250,7 +266,7 @@ mod tests {
     #[test]
     fn out_of_order_items_come_out_in_order() {
         let (o, e) = (Shared::default(), Shared::default());
-        let (tx, w) = start(Box::new(o.clone()), Box::new(e.clone()));
+        let (tx, w) = start(Box::new(o.clone()), Box::new(e.clone())).unwrap();
         assert!(tx.send(item(2, "c\n", None)));
         assert!(tx.send(item(0, "a\n", Some("bad a\n"))));
         assert!(tx.send(item(1, "b\n", None)));
@@ -270,7 +286,7 @@ mod tests {
     #[test]
     fn items_after_a_gap_are_still_written() {
         let o = Shared::default();
-        let (tx, w) = start(Box::new(o.clone()), Box::new(io::sink()));
+        let (tx, w) = start(Box::new(o.clone()), Box::new(io::sink())).unwrap();
         tx.send(item(0, "a\n", None));
         tx.send(item(2, "c\n", None));
         drop(tx);
@@ -304,7 +320,7 @@ mod tests {
     #[test]
     fn a_written_item_is_flushed_without_more_items() {
         let f = Flushes::default();
-        let (tx, w) = start(Box::new(f.clone()), Box::new(io::sink()));
+        let (tx, w) = start(Box::new(f.clone()), Box::new(io::sink())).unwrap();
         // Written and not followed by anything: the flusher gets it out.
         tx.send(item(0, "a\n", None));
         tx.send(item(1, "b\n", None));
@@ -331,7 +347,7 @@ mod tests {
 
     #[test]
     fn a_closed_stdout_stops_the_producers_quietly() {
-        let (tx, w) = start(Box::new(Closed), Box::new(io::sink()));
+        let (tx, w) = start(Box::new(Closed), Box::new(io::sink())).unwrap();
         let mut sent = 0;
         // The BufWriter holds 64 KB before it writes: send until it fails.
         while tx.send(item(sent, &"x".repeat(1000), None)) {

@@ -16,12 +16,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use c4solver::input::{excerpt, quoted};
 use c4solver::solver::SolveError;
 use c4solver::{Board, Mode, MoveError, Solver};
 
 use super::Outcome;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
 use super::engine;
+use super::output;
 use super::progress;
 use super::signals::Signals;
 use super::source::{self, Message};
@@ -74,8 +76,9 @@ fn parse_input<const W: usize, const H: usize>(
             };
             let Some(column) = text.parse::<u32>().ok().or(letter) else {
                 return Err(format!(
-                    "expected a column (1-{}), h, u or q, found {text:?}",
-                    Board::<W, H>::column_symbol(W - 1)
+                    "expected a column (1-{}), h, u or q, found {}",
+                    Board::<W, H>::column_symbol(W - 1),
+                    quoted(text)
                 ));
             };
             let width = W;
@@ -213,12 +216,12 @@ pub fn run<const W: usize, const H: usize>(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut screen = Screen {
         out: io::stdout(),
-        colour: io::stdout().is_terminal(),
+        colour: io::stdout().is_terminal() && !no_color(),
         interactive: io::stdin().is_terminal(),
     };
     let pos = match Board::<W, H>::parse(&args.start) {
         Ok(pos) => pos,
-        Err(e) => anyhow::bail!("--start {}: {e}", args.start),
+        Err(e) => anyhow::bail!("--start {}: {e}", excerpt(&args.start)),
     };
     // Every symbol names a column: the string parsed.
     let history: Vec<usize> = args
@@ -233,7 +236,7 @@ pub fn run<const W: usize, const H: usize>(
         history,
         human_first: args.first == FirstArg::Human,
     };
-    let mut input = source::spawn(&[], 4);
+    let mut input = source::spawn(&[], 4)?;
     let played = play(
         &mut game,
         &mut solver,
@@ -245,8 +248,14 @@ pub fn run<const W: usize, const H: usize>(
     match played {
         Ok(outcome) => Ok(outcome),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::Ok),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(output::write_error(e)),
     }
+}
+
+/// Whether the environment asks for no colour (`NO_COLOR` set and not empty,
+/// as no-color.org says): the discs are then `x` and `o`.
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
 /// The solver's move at `level`: the best move nearest the centre at `perfect`,
@@ -412,6 +421,15 @@ mod tests {
         assert_eq!(
             parse_input(b"x", &pos).unwrap_err(),
             "expected a column (1-7), h, u or q, found \"x\""
+        );
+        // A huge line is not repeated in full.
+        let long = "y".repeat(4096);
+        assert_eq!(
+            parse_input(long.as_bytes(), &pos).unwrap_err(),
+            format!(
+                "expected a column (1-7), h, u or q, found \"{}\"... (4096 bytes)",
+                "y".repeat(40)
+            )
         );
         assert_eq!(
             parse_input(b"\xff", &pos).unwrap_err(),

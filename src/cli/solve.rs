@@ -32,14 +32,16 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let workers = engine::workers::<W, H>(engine, "solve", args.stats, threads, &stop)?;
+    let make = engine::workers::<W, H>(engine, "solve", args.stats, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
-    let input = source::spawn(files, 4);
-    let (tx, writer) = output::stdout();
+    source::hint(files);
+    let input = source::spawn(files, 4)?;
+    let (tx, writer) = output::stdout()?;
     let mut outcome = Outcome::Ok;
     let mut totals = TableStats::default();
-    let stranded = pool::run(
-        workers,
+    let ran = pool::run(
+        threads,
+        make,
         input,
         4 * threads + 64,
         &stop,
@@ -70,13 +72,11 @@ pub fn run<const W: usize, const H: usize>(
             tx.send(item)
         },
     );
-    // Answers that came after a line the stop interrupted: written after it.
-    for (_, (item, _, _)) in stranded {
-        tx.send(item);
-    }
     drop(tx);
-    writer.finish()?;
-    if args.stats && !args.json && totals.searches > 0 {
+    let written = writer.finish();
+    ran.map_err(engine::pool_error)?;
+    written?;
+    if args.stats && !args.json {
         eprintln!("c4solver: table stats: {}", totals.summary());
     }
     Ok(outcome)

@@ -9,13 +9,17 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
+use anyhow::Context;
+
 use c4solver::input::LineReader;
 use c4solver::pool::{Jobs, Next};
+
+use super::stdio;
 
 /// The most lines handed over at once.
 pub const BATCH: usize = 256;
@@ -88,55 +92,79 @@ impl Input {
     }
 }
 
-/// Starts reading `files` (stdin if empty; `-` is stdin) on a thread; at most
-/// `batches` batches wait in the channel.
-pub fn spawn(files: &[PathBuf], batches: usize) -> Input {
-    let files: Vec<PathBuf> = if files.is_empty() {
+/// The files to read: `files`, or stdin (`-`) if none.
+fn or_stdin(files: &[PathBuf]) -> Vec<PathBuf> {
+    if files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         files.to_vec()
-    };
+    }
+}
+
+/// Says on stderr how the input ends when stdin is read from a terminal: a
+/// command waiting for lines there looks stuck otherwise.
+pub fn hint(files: &[PathBuf]) {
+    let reads_stdin = or_stdin(files).iter().any(|f| f.as_os_str() == "-");
+    if reads_stdin && io::stdin().is_terminal() {
+        eprintln!("c4solver: reading positions from stdin, one per line; Ctrl-D to end");
+    }
+}
+
+/// Starts reading `files` (stdin if empty; `-` is stdin) on a thread; at most
+/// `batches` batches wait in the channel.
+///
+/// # Errors
+/// The thread cannot start.
+pub fn spawn(files: &[PathBuf], batches: usize) -> anyhow::Result<Input> {
+    let files = or_stdin(files);
     let (tx, rx) = mpsc::sync_channel(batches);
-    std::thread::spawn(move || {
-        let mut out = Batcher {
-            tx,
-            batch: Vec::with_capacity(BATCH),
-            seq: 0,
-        };
-        for path in &files {
-            let stdin = path.as_os_str() == "-";
-            let result = if stdin {
-                read(io::stdin().lock(), None, &mut out)
-            } else {
-                match open(path) {
-                    Ok(f) => read(f, Some(path), &mut out),
-                    Err(e) => Err(e),
-                }
+    let reader = std::thread::Builder::new().name("c4solver-reader".into());
+    reader
+        .spawn(move || {
+            let mut out = Batcher {
+                tx,
+                batch: Vec::with_capacity(BATCH),
+                seq: 0,
             };
-            match result {
-                Ok(true) => {}
-                // The receiver is gone: the run is over.
-                Ok(false) => return,
-                Err(e) => {
-                    let name = if stdin {
-                        "stdin".to_string()
-                    } else {
-                        path.display().to_string()
-                    };
-                    let message = format!("c4solver: cannot read {name}: {e}\n");
-                    let seq = out.seq;
-                    if !out.push(Message::Failed { seq, message }, true) {
-                        return;
+            for path in &files {
+                let stdin = path.as_os_str() == "-";
+                let result = if stdin && stdio::stdin_closed() {
+                    Err(io::Error::other(
+                        "it is closed (give the positions on stdin, or name a file)",
+                    ))
+                } else if stdin {
+                    read(io::stdin().lock(), None, &mut out)
+                } else {
+                    match open(path) {
+                        Ok(f) => read(f, Some(path), &mut out),
+                        Err(e) => Err(e),
+                    }
+                };
+                match result {
+                    Ok(true) => {}
+                    // The receiver is gone: the run is over.
+                    Ok(false) => return,
+                    Err(e) => {
+                        let name = if stdin {
+                            "stdin".to_string()
+                        } else {
+                            path.display().to_string()
+                        };
+                        let message = format!("c4solver: cannot read {name}: {e}\n");
+                        let seq = out.seq;
+                        if !out.push(Message::Failed { seq, message }, true) {
+                            return;
+                        }
                     }
                 }
             }
-        }
-        out.send();
-    });
-    Input {
+            out.send();
+        })
+        .context("cannot start the thread that reads the input")?;
+    Ok(Input {
         rx,
         batch: VecDeque::new(),
-    }
+    })
 }
 
 /// Collects messages into batches and numbers them.

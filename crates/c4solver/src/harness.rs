@@ -268,13 +268,16 @@ pub fn run_threads<const W: usize, const H: usize>(
                 // (index, answer, nodes, stats) of every position solved.
                 let done = Mutex::new(Vec::with_capacity(n));
                 let start = std::time::Instant::now();
+                // Set if a worker thread cannot start: the others stop after their
+                // position.
+                let abort = std::sync::atomic::AtomicBool::new(false);
                 std::thread::scope(|scope| {
                     for solver in &mut solvers {
-                        let (next, done, tick) = (&next, &done, &tick);
-                        scope.spawn(move || {
+                        let (next, done, tick, abort) = (&next, &done, &tick, &abort);
+                        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                             loop {
                                 let i = next.fetch_add(1, Ordering::Relaxed);
-                                if i >= n {
+                                if i >= n || abort.load(Ordering::Relaxed) {
                                     break;
                                 }
                                 match solver.solve(&set.entries[i].position, mode) {
@@ -289,8 +292,16 @@ pub fn run_threads<const W: usize, const H: usize>(
                                 }
                             }
                         });
+                        if let Err(e) = spawned {
+                            abort.store(true, Ordering::Relaxed);
+                            return Err(TableError::Threads {
+                                count: threads,
+                                reason: e.to_string(),
+                            });
+                        }
                     }
-                });
+                    Ok(())
+                })?;
                 let wall = start.elapsed().as_secs_f64();
                 let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
                 done.sort_by_key(|d| d.0);

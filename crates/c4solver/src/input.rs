@@ -18,6 +18,29 @@ use crate::position::{Board, MoveError};
 /// The longest line kept in full; a valid line is far shorter (42 moves and a score).
 pub const MAX_LINE: usize = 4096;
 
+/// The most characters of a field that a message repeats: a longer one is cut
+/// there, and its length given ([`excerpt`]).
+pub const SHOWN: usize = 40;
+
+/// `text` as a message repeats it: whole if it has at most [`SHOWN`]
+/// characters, else its first [`SHOWN`] and its length, `1234...(5000 bytes)`,
+/// so that a hostile line does not flood the terminal.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// [`excerpt`] in double quotes (the quotes around the part shown):
+/// `"abc"`, `"abcd..."... (5000 bytes)`.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(SHOWN) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// A valid line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Query<'a, const W: usize = 7, const H: usize = 6> {
@@ -48,17 +71,17 @@ pub enum LineError {
         found: usize,
     },
     /// The second field is not a whole number.
-    #[error("expected score {text:?} is not a number")]
+    #[error("expected score {} is not a number", quoted(text))]
     BadScore {
         /// The field as written.
         text: String,
     },
-    /// The second field is a number this position cannot have
-    /// ([`Board::score_range`]).
-    #[error("expected score {score} is out of range ({min}..={max})")]
+    /// The second field is a whole number this position cannot have
+    /// ([`Board::score_range`]), however many digits it has.
+    #[error("expected score {} is out of range ({min}..={max})", excerpt(score))]
     ScoreOutOfRange {
         /// The number as written.
-        score: i64,
+        score: String,
         /// Lowest possible score.
         min: i32,
         /// Highest possible score.
@@ -103,14 +126,24 @@ pub fn parse_line<const W: usize, const H: usize>(
     let expected = match score {
         None => None,
         Some(s) => {
-            let v: i64 = s.parse().map_err(|_| LineError::BadScore {
-                text: s.to_string(),
-            })?;
-            let (min, max) = position.score_range();
-            if v != 0 && !(i64::from(min)..=i64::from(max)).contains(&v) {
-                return Err(LineError::ScoreOutOfRange { score: v, min, max });
+            let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(LineError::BadScore {
+                    text: s.to_string(),
+                });
             }
-            Some(v as i32)
+            let (min, max) = position.score_range();
+            // Too many digits for an i64 is out of range too.
+            match s.parse::<i64>() {
+                Ok(v) if v == 0 || (i64::from(min)..=i64::from(max)).contains(&v) => Some(v as i32),
+                _ => {
+                    return Err(LineError::ScoreOutOfRange {
+                        score: s.to_string(),
+                        min,
+                        max,
+                    });
+                }
+            }
         }
     };
     if truncated {
@@ -274,12 +307,41 @@ mod tests {
             parse(b"4455 19").unwrap_err().to_string(),
             "expected score 19 is out of range (-18..=18)"
         );
+        // A number too large for any integer type is out of range, not "not a
+        // number"; a long field is shown cut, with its length.
         assert_eq!(
-            parse(b"4455 99999999999999999999").unwrap_err(),
-            LineError::BadScore {
-                text: "99999999999999999999".into()
-            }
+            parse(b"4455 99999999999999999999").unwrap_err().to_string(),
+            "expected score 99999999999999999999 is out of range (-18..=18)"
         );
+        assert_eq!(
+            parse(b"4455 -000000000000000000000000000000000000000000000000000000000")
+                .unwrap()
+                .expected,
+            Some(0)
+        );
+        let long = format!("4455 {}", "9".repeat(5000));
+        assert_eq!(
+            parse(long.as_bytes()).unwrap_err().to_string(),
+            format!(
+                "expected score {}... (5000 bytes) is out of range (-18..=18)",
+                "9".repeat(40)
+            )
+        );
+        let long = format!("4455 {}", "x".repeat(5000));
+        assert_eq!(
+            parse(long.as_bytes()).unwrap_err().to_string(),
+            format!(
+                "expected score \"{}\"... (5000 bytes) is not a number",
+                "x".repeat(40)
+            )
+        );
+        for bad in ["+", "-", "1e3", "--1", "0x10", "1.0"] {
+            let line = format!("4455 {bad}");
+            assert!(
+                matches!(parse(line.as_bytes()), Err(LineError::BadScore { .. })),
+                "{bad}"
+            );
+        }
         assert_eq!(
             parse_line::<7, 6>(b"4455", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }

@@ -113,6 +113,7 @@ pub mod size;
 pub mod solver;
 pub mod table;
 pub mod testset;
+pub mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};

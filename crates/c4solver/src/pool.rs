@@ -6,7 +6,11 @@
 //! * **Jobs** come from a [`Jobs`] source (the command line's input reader, any
 //!   channel, or any iterator), numbered 0, 1, 2, ... in the order they are taken.
 //! * **Workers** are threads, one per worker state (a solver each, with its own
-//!   table, so that a job's answer and node count are those of one thread).
+//!   table, so that a job's answer and node count are those of one thread),
+//!   started as the jobs come: the first one's state is built before anything
+//!   runs (so that a state that cannot be built fails the run at once), then
+//!   each job taken starts one more worker while none is spare, up to the number
+//!   asked for. One short line asked of 1,024 workers builds two.
 //! * **Order and memory.** Results reach `deliver` in job order, one call at a
 //!   time, on the worker that finished the job next in order (no thread hand-off
 //!   per job: a million easy lines cost no more than on one thread). A worker
@@ -16,22 +20,28 @@
 //! * **The end of a stream.** A worker that finds the input exhausted lends its
 //!   thread to a search still running ([`Helper::help`]): the one with the fewest
 //!   helpers, the oldest first. If the whole input was fewer jobs than workers
-//!   (one hard line piped in), it joins at once; at the end of a longer stream,
-//!   only searches that have already run [`TAIL_JOIN_AFTER`], so that the node
-//!   counts of a batch's easy last lines stay those of one thread.
+//!   (one hard line piped in), it joins at once, and the threads not started yet
+//!   start then, one after the other while a search is still running, to join it
+//!   too; at the end of a longer stream, only searches that have already run
+//!   [`TAIL_JOIN_AFTER`], so that the node counts of a batch's easy last lines
+//!   stay those of one thread.
 //! * **Stopping.** Workers poll `stop` between jobs and their solvers poll it
 //!   inside searches; `deliver` returning false sets it (stdout closed, enough
-//!   results). After a stop, results that came after an unfinished job are
-//!   returned, in order, for the caller to write or drop.
+//!   results). After a stop, the results delivered are those of every job before
+//!   the first unfinished one; later results are dropped.
+//! * **Failures.** A worker state that cannot be built, or a thread that cannot
+//!   start, sets `stop` and is the run's error ([`PoolError`]); nothing panics.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::Scope;
 use std::time::Duration;
 
 use crate::solver::StopFlag;
 use crate::solver::parallel::{Helper, JOIN_AFTER};
+use crate::threads;
 
 /// How often a waiting worker or the deliverer looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(50);
@@ -99,6 +109,24 @@ pub struct Worker<S> {
     pub helper: Option<Helper>,
 }
 
+/// Why a run of the pool ended early.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError<E> {
+    /// A worker's state could not be built (`make`'s error).
+    #[error("{0}")]
+    Worker(E),
+    /// A worker thread could not be started.
+    #[error("cannot start worker thread {index} of {count}: {error}")]
+    Spawn {
+        /// The thread, 1-based.
+        index: usize,
+        /// The threads asked for.
+        count: usize,
+        /// What the system said.
+        error: std::io::Error,
+    },
+}
+
 /// What a worker is doing, seen by the idle ones (a hint: read without a lock).
 #[derive(Default)]
 struct Busy {
@@ -106,6 +134,8 @@ struct Busy {
     job: AtomicU64,
     /// Idle workers lent to it now.
     helpers: AtomicUsize,
+    /// How to join its searches, once its state is built.
+    helper: OnceLock<Option<Helper>>,
 }
 
 struct Source<Q> {
@@ -126,45 +156,71 @@ struct Order<R, D> {
     deliver: D,
 }
 
-struct Shared<Q, R, D> {
+/// One run: what its threads share.
+struct Pool<'a, S, Q, R, D, E, M, F> {
     source: Mutex<Source<Q>>,
     order: Mutex<Order<R, D>>,
     order_moved: Condvar,
     busy: Vec<Busy>,
-    /// Workers still taking jobs.
+    /// Workers started that may still take jobs.
     working: AtomicUsize,
+    /// Threads started (workers, then lent threads), at most `busy.len()`.
+    started: AtomicUsize,
+    /// The first failure, which ended the run.
+    failure: Mutex<Option<PoolError<E>>>,
+    window: u64,
+    stop: &'a StopFlag,
+    make: M,
+    work: F,
+    _state: std::marker::PhantomData<fn() -> S>,
+}
+
+/// What a new thread does.
+enum Role<S> {
+    /// Take jobs, with this state (or one built by `make` on the new thread).
+    Worker(Option<Worker<S>>),
+    /// Only join the searches still running at the end of the input.
+    Lender,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Runs `work(state, seq, job)` on every job of `jobs` with one thread per worker,
-/// and `deliver(seq, result)` in job order, one call at a time (on whichever
-/// worker finished the job that was next: no hand-off to another thread). `work`
-/// returns `None` when `stop` interrupted it; `deliver` returns false to end the
-/// run (then `stop` is set). Returns the results left after a gap when the run
-/// was stopped (empty otherwise, and after `deliver` said stop).
+/// Runs `work(state, seq, job)` on every job of `jobs` with up to `workers`
+/// threads, each with a state that `make(index)` builds (the first on the
+/// calling thread, before anything runs; the others on their own threads as the
+/// jobs come), and `deliver(seq, result)` in job order, one call at a time (on
+/// whichever worker finished the job that was next: no hand-off to another
+/// thread). `work` returns `None` when `stop` interrupted it; `deliver` returns
+/// false to end the run (then `stop` is set).
 ///
 /// `window` bounds the results waiting for an earlier one (at least the number
 /// of workers).
-pub fn run<S, Q, R, D>(
-    workers: Vec<Worker<S>>,
+///
+/// # Errors
+/// The first state that `make` could not build, or the first thread that could
+/// not start ([`PoolError`]); `stop` is set then, and the results delivered are
+/// those of the jobs before the first one left unfinished.
+pub fn run<S, Q, R, D, E>(
+    workers: usize,
+    make: impl Fn(usize) -> Result<Worker<S>, E> + Sync,
     jobs: Q,
     window: usize,
     stop: &StopFlag,
     work: impl Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
     deliver: D,
-) -> Vec<(u64, R)>
+) -> Result<(), PoolError<E>>
 where
     S: Send,
     Q: Jobs,
     R: Send,
     D: FnMut(u64, R) -> bool + Send,
+    E: Send,
 {
-    let n = workers.len();
-    let window = window.max(n) as u64;
-    let shared = Shared {
+    let n = workers.max(1);
+    let first = make(0).map_err(PoolError::Worker)?;
+    let pool = Pool {
         source: Mutex::new(Source {
             jobs,
             next_seq: 0,
@@ -179,154 +235,243 @@ where
         }),
         order_moved: Condvar::new(),
         busy: (0..n).map(|_| Busy::default()).collect(),
-        working: AtomicUsize::new(n),
+        working: AtomicUsize::new(1),
+        started: AtomicUsize::new(1),
+        failure: Mutex::new(None),
+        window: window.max(n) as u64,
+        stop,
+        make,
+        work,
+        _state: std::marker::PhantomData,
     };
-    let helpers: Vec<Option<Helper>> = workers.iter().map(|w| w.helper.clone()).collect();
-    std::thread::scope(|scope| {
-        for (id, worker) in workers.into_iter().enumerate() {
-            let (shared, helpers, work) = (&shared, &helpers, &work);
-            scope.spawn(move || {
-                let mut state = worker.state;
-                while let Some((seq, job)) = take(shared, window, stop) {
-                    shared.busy[id].job.store(seq + 1, Ordering::Relaxed);
-                    let result = work(&mut state, seq, job);
-                    shared.busy[id].job.store(0, Ordering::Relaxed);
-                    let Some(result) = result else { break };
-                    if !hand_over(shared, seq, result, stop) {
-                        break;
-                    }
-                }
-                shared.working.fetch_sub(1, Ordering::SeqCst);
-                lend(shared, helpers, n, stop);
-            });
-        }
-    });
-    let order = shared.order.into_inner().unwrap_or_else(|e| e.into_inner());
-    order.pending.into_iter().collect()
+    std::thread::scope(|scope| pool.start(scope, 0, Role::Worker(Some(first))));
+    match pool.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
-/// Adds a finished result and delivers every result that is next in order.
-/// False once the run is over for this worker (`deliver` said stop).
-fn hand_over<Q, R, D>(shared: &Shared<Q, R, D>, seq: u64, result: R, stop: &StopFlag) -> bool
+/// How to join the searches of a worker, once its state is built.
+fn helper(b: &Busy) -> Option<&Helper> {
+    b.helper.get().and_then(Option::as_ref)
+}
+
+impl<'a, S, Q, R, D, E, M, F> Pool<'a, S, Q, R, D, E, M, F>
 where
-    D: FnMut(u64, R) -> bool,
+    S: Send,
+    Q: Jobs,
+    R: Send,
+    D: FnMut(u64, R) -> bool + Send,
+    E: Send,
+    M: Fn(usize) -> Result<Worker<S>, E> + Sync,
+    F: Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
 {
-    let mut o = lock(&shared.order);
-    if !o.open {
-        return false;
-    }
-    let before = o.next;
-    // The usual case, one worker or jobs of even length: it is next already.
-    let mut ready = if seq == o.next {
-        Some(result)
-    } else {
-        o.pending.insert(seq, result);
-        None
-    };
-    loop {
-        let next = o.next;
-        let Some(r) = ready.take().or_else(|| o.pending.remove(&next)) else {
-            break;
-        };
-        o.next += 1;
-        if !(o.deliver)(next, r) {
-            o.open = false;
-            o.pending.clear();
-            stop.stop();
-            break;
+    /// Starts thread `id` (already counted in `started`, and in `working` for a
+    /// worker) in `role`; a thread that cannot start ends the run.
+    fn start<'scope>(&'scope self, scope: &'scope Scope<'scope, '_>, id: usize, role: Role<S>) {
+        let worker = matches!(role, Role::Worker(_));
+        let (started, running) = threads::handshake();
+        let spawned = threads::room().and_then(|()| {
+            std::thread::Builder::new()
+                .name(format!("c4solver-worker-{}", id + 1))
+                .spawn_scoped(scope, move || {
+                    started.now();
+                    match role {
+                        Role::Worker(state) => self.worker(scope, id, state),
+                        Role::Lender => self.lend(scope),
+                    }
+                })
+        });
+        match spawned {
+            // The thread runs before the next one is made (see `threads`).
+            Ok(_) => running.wait(),
+            Err(error) => {
+                if worker {
+                    self.working.fetch_sub(1, Ordering::SeqCst);
+                }
+                self.fail(PoolError::Spawn {
+                    index: id + 1,
+                    count: self.busy.len(),
+                    error,
+                });
+            }
         }
     }
-    // Waking costs a system call: only when someone waits for the window.
-    if o.next != before && o.waiting > 0 {
-        shared.order_moved.notify_all();
-    }
-    o.open
-}
 
-/// The next job and its number, once it fits the window; `None` when the input
-/// is exhausted or the run stopped.
-fn take<Q: Jobs, R, D>(
-    shared: &Shared<Q, R, D>,
-    window: u64,
-    stop: &StopFlag,
-) -> Option<(u64, Q::Job)> {
-    loop {
-        if stop.is_stopped() {
-            return None;
-        }
-        let mut src = lock(&shared.source);
-        if src.ended {
-            return None;
-        }
-        {
-            let mut o = lock(&shared.order);
-            if src.next_seq >= o.next + window {
-                drop(src);
-                o.waiting += 1;
-                let mut o = shared
-                    .order_moved
-                    .wait_timeout(o, POLL)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
-                o.waiting -= 1;
-                continue;
+    /// Records the run's first failure and stops it.
+    fn fail(&self, e: PoolError<E>) {
+        lock(&self.failure).get_or_insert(e);
+        self.stop.stop();
+    }
+
+    /// Claims the next thread if fewer than `want` (at most every thread) are
+    /// started: its index.
+    fn claim(&self, want: usize) -> Option<usize> {
+        let want = want.min(self.busy.len());
+        let mut started = self.started.load(Ordering::SeqCst);
+        while started < want && !self.stop.is_stopped() {
+            match self.started.compare_exchange(
+                started,
+                started + 1,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => return Some(started),
+                Err(now) => started = now,
             }
         }
-        match src.jobs.next(POLL) {
-            Next::Job(job) => {
-                let seq = src.next_seq;
-                src.next_seq += 1;
-                return Some((seq, job));
+        None
+    }
+
+    /// A worker thread: builds its state if it has none, takes jobs until the
+    /// input is exhausted or the run stops, then lends itself.
+    fn worker<'scope>(
+        &'scope self,
+        scope: &'scope Scope<'scope, '_>,
+        id: usize,
+        state: Option<Worker<S>>,
+    ) {
+        let built = state.map_or_else(|| (self.make)(id), Ok);
+        let worker = match built {
+            Ok(w) => w,
+            Err(e) => {
+                self.working.fetch_sub(1, Ordering::SeqCst);
+                return self.fail(PoolError::Worker(e));
             }
-            Next::Wait => {}
-            Next::End => {
-                src.ended = true;
+        };
+        let _ = self.busy[id].helper.set(worker.helper);
+        let mut state = worker.state;
+        while let Some((seq, job)) = self.take() {
+            // One worker spare beyond the jobs taken, while there are fewer than asked.
+            if let Some(next) = self.claim(seq as usize + 2) {
+                self.working.fetch_add(1, Ordering::SeqCst);
+                self.start(scope, next, Role::Worker(None));
+            }
+            self.busy[id].job.store(seq + 1, Ordering::Relaxed);
+            let result = (self.work)(&mut state, seq, job);
+            self.busy[id].job.store(0, Ordering::Relaxed);
+            let Some(result) = result else { break };
+            if !self.hand_over(seq, result) {
+                break;
+            }
+        }
+        self.working.fetch_sub(1, Ordering::SeqCst);
+        self.lend(scope);
+    }
+
+    /// Adds a finished result and delivers every result that is next in order.
+    /// False once the run is over for this worker (`deliver` said stop).
+    fn hand_over(&self, seq: u64, result: R) -> bool {
+        let mut o = lock(&self.order);
+        if !o.open {
+            return false;
+        }
+        let before = o.next;
+        // The usual case, one worker or jobs of even length: it is next already.
+        let mut ready = if seq == o.next {
+            Some(result)
+        } else {
+            o.pending.insert(seq, result);
+            None
+        };
+        loop {
+            let next = o.next;
+            let Some(r) = ready.take().or_else(|| o.pending.remove(&next)) else {
+                break;
+            };
+            o.next += 1;
+            if !(o.deliver)(next, r) {
+                o.open = false;
+                o.pending.clear();
+                self.stop.stop();
+                break;
+            }
+        }
+        // Waking costs a system call: only when someone waits for the window.
+        if o.next != before && o.waiting > 0 {
+            self.order_moved.notify_all();
+        }
+        o.open
+    }
+
+    /// The next job and its number, once it fits the window; `None` when the
+    /// input is exhausted or the run stopped.
+    fn take(&self) -> Option<(u64, Q::Job)> {
+        loop {
+            if self.stop.is_stopped() {
                 return None;
             }
+            let mut src = lock(&self.source);
+            if src.ended {
+                return None;
+            }
+            {
+                let mut o = lock(&self.order);
+                if src.next_seq >= o.next + self.window {
+                    drop(src);
+                    o.waiting += 1;
+                    let mut o = self
+                        .order_moved
+                        .wait_timeout(o, POLL)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                    o.waiting -= 1;
+                    continue;
+                }
+            }
+            match src.jobs.next(POLL) {
+                Next::Job(job) => {
+                    let seq = src.next_seq;
+                    src.next_seq += 1;
+                    return Some((seq, job));
+                }
+                Next::Wait => {}
+                Next::End => {
+                    src.ended = true;
+                    return None;
+                }
+            }
         }
     }
-}
 
-/// An idle worker at the end of the input: joins the searches still running
-/// until every worker is done.
-fn lend<Q: Jobs, R, D>(
-    shared: &Shared<Q, R, D>,
-    helpers: &[Option<Helper>],
-    n: usize,
-    stop: &StopFlag,
-) {
-    // The whole input fit in the pool at once: every thread on it, at once.
-    let delay = if lock(&shared.source).next_seq < n as u64 {
-        JOIN_AFTER
-    } else {
-        TAIL_JOIN_AFTER
-    };
-    while !stop.is_stopped() && shared.working.load(Ordering::SeqCst) > 0 {
-        let target = shared
-            .busy
-            .iter()
-            .enumerate()
-            .filter(|(i, b)| helpers[*i].is_some() && b.job.load(Ordering::Relaxed) != 0)
-            .min_by_key(|(_, b)| {
-                (
-                    b.helpers.load(Ordering::Relaxed),
-                    b.job.load(Ordering::Relaxed),
-                )
-            })
-            .map(|(i, _)| i);
-        if let Some(i) = target {
-            shared.busy[i].helpers.fetch_add(1, Ordering::Relaxed);
-        }
-        let Some(i) = target else {
-            // Nothing to join now (a worker between two jobs, or searches that
-            // cannot be joined): look again shortly.
-            std::thread::sleep(Duration::from_millis(1));
-            continue;
-        };
-        let helped = helpers[i].as_ref().is_some_and(|h| h.help(delay));
-        shared.busy[i].helpers.fetch_sub(1, Ordering::Relaxed);
-        if !helped {
-            std::thread::sleep(Duration::from_millis(1));
+    /// An idle thread at the end of the input: joins the searches still running
+    /// until every worker is done.
+    fn lend<'scope>(&'scope self, scope: &'scope Scope<'scope, '_>) {
+        let n = self.busy.len();
+        // The whole input fit in the pool at once: every thread on it, at once.
+        let whole = lock(&self.source).next_seq < n as u64;
+        let delay = if whole { JOIN_AFTER } else { TAIL_JOIN_AFTER };
+        while !self.stop.is_stopped() && self.working.load(Ordering::SeqCst) > 0 {
+            let target = self
+                .busy
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| helper(b).is_some() && b.job.load(Ordering::Relaxed) != 0)
+                .min_by_key(|(_, b)| {
+                    (
+                        b.helpers.load(Ordering::Relaxed),
+                        b.job.load(Ordering::Relaxed),
+                    )
+                })
+                .map(|(i, _)| i);
+            let Some(i) = target else {
+                // Nothing to join now (a worker between two jobs, or searches that
+                // cannot be joined): look again shortly.
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            };
+            // A search to join, and threads not started yet: one more, which
+            // starts the next in turn if the search is still running.
+            if let Some(next) = whole.then(|| self.claim(n)).flatten() {
+                self.start(scope, next, Role::Lender);
+            }
+            let busy = &self.busy[i];
+            busy.helpers.fetch_add(1, Ordering::Relaxed);
+            let helped = helper(busy).is_some_and(|h| h.help(delay));
+            busy.helpers.fetch_sub(1, Ordering::Relaxed);
+            if !helped {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
     }
 }
@@ -335,21 +480,21 @@ fn lend<Q: Jobs, R, D>(
 mod tests {
     use super::*;
 
-    fn workers(n: usize) -> Vec<Worker<usize>> {
-        (0..n)
-            .map(|i| Worker {
-                state: i,
-                helper: None,
-            })
-            .collect()
+    /// Workers whose state is their index, none of them joinable.
+    fn plain(i: usize) -> Result<Worker<usize>, ()> {
+        Ok(Worker {
+            state: i,
+            helper: None,
+        })
     }
 
     #[test]
     fn results_come_in_order_with_many_workers() {
         let stop = StopFlag::new();
         let mut got = Vec::new();
-        let stranded = run(
-            workers(4),
+        run(
+            4,
+            plain,
             FromIter(0..500u64),
             8,
             &stop,
@@ -363,8 +508,8 @@ mod tests {
                 got.push((seq, r));
                 true
             },
-        );
-        assert!(stranded.is_empty());
+        )
+        .unwrap();
         assert_eq!(got, (0..500).map(|j| (j, j * 2)).collect::<Vec<_>>());
     }
 
@@ -373,7 +518,8 @@ mod tests {
         let stop = StopFlag::new();
         let mut got = 0;
         run(
-            workers(3),
+            3,
+            plain,
             FromIter(0..),
             6,
             &stop,
@@ -382,7 +528,8 @@ mod tests {
                 got += 1;
                 got < 10
             },
-        );
+        )
+        .unwrap();
         assert_eq!(got, 10);
         assert!(stop.is_stopped());
     }
@@ -394,7 +541,8 @@ mod tests {
         let max_seen = AtomicUsize::new(0);
         let first_done = std::sync::atomic::AtomicBool::new(false);
         run(
-            workers(3),
+            3,
+            plain,
             FromIter(0..100u64),
             5,
             &stop,
@@ -408,37 +556,125 @@ mod tests {
                 Some(())
             },
             |_, ()| true,
-        );
+        )
+        .unwrap();
         assert!(max_seen.load(Ordering::SeqCst) < 5);
     }
 
     #[test]
-    fn a_stop_returns_what_came_after_the_gap() {
+    fn a_stop_delivers_every_job_before_the_gap_and_nothing_after() {
         let stop = StopFlag::new();
         let mut got = Vec::new();
-        let stranded = run(
-            workers(2),
+        let third_done = std::sync::atomic::AtomicBool::new(false);
+        run(
+            2,
+            plain,
             FromIter(0..10u64),
             4,
             &stop,
             |_, seq, _| {
                 if seq == 2 {
-                    // The line being searched when the signal comes.
+                    // The line being searched when the signal comes: it waits
+                    // for the job after it to finish first.
+                    while !third_done.load(Ordering::SeqCst) {
+                        std::thread::yield_now();
+                    }
                     stop.stop();
                     return None;
                 }
                 if seq == 3 {
-                    return Some(seq);
+                    third_done.store(true, Ordering::SeqCst);
                 }
-                std::thread::sleep(Duration::from_millis(if seq < 2 { 0 } else { 30 }));
                 Some(seq)
             },
             |seq, _| {
                 got.push(seq);
                 true
             },
-        );
+        )
+        .unwrap();
         assert_eq!(got, vec![0, 1]);
-        assert!(stranded.iter().all(|(s, _)| *s > 2));
+    }
+
+    #[test]
+    fn workers_are_built_as_the_jobs_come() {
+        // One job asked of 1,024 workers: the first and one spare are built.
+        let built = AtomicUsize::new(0);
+        let stop = StopFlag::new();
+        let mut got = Vec::new();
+        run(
+            1024,
+            |i| {
+                built.fetch_add(1, Ordering::SeqCst);
+                plain(i)
+            },
+            FromIter(0..1u64),
+            8,
+            &stop,
+            |_, _, job| Some(job),
+            |_, r| {
+                got.push(r);
+                true
+            },
+        )
+        .unwrap();
+        assert_eq!(got, vec![0]);
+        assert_eq!(built.load(Ordering::SeqCst), 2);
+        // A long stream builds every worker asked for, no more.
+        built.store(0, Ordering::SeqCst);
+        run(
+            5,
+            |i| {
+                built.fetch_add(1, Ordering::SeqCst);
+                plain(i)
+            },
+            FromIter(0..1000u64),
+            8,
+            &stop,
+            |_, _, job| Some(job),
+            |_, _| true,
+        )
+        .unwrap();
+        assert_eq!(built.load(Ordering::SeqCst), 5);
+    }
+
+    #[test]
+    fn a_worker_that_cannot_be_built_ends_the_run_with_its_error() {
+        let stop = StopFlag::new();
+        // The first one, before anything runs.
+        let e = run(
+            3,
+            |_| Err::<Worker<()>, _>("no memory"),
+            FromIter(0..10u64),
+            8,
+            &stop,
+            |_, _, job| Some(job),
+            |_, _| panic!("nothing runs"),
+        )
+        .unwrap_err();
+        assert!(matches!(e, PoolError::Worker("no memory")));
+        assert!(!stop.is_stopped());
+        // A later one: the run stops and says why.
+        let e = run(
+            3,
+            |i| {
+                if i == 2 {
+                    Err("no memory for the third")
+                } else {
+                    Ok(Worker {
+                        state: (),
+                        helper: None,
+                    })
+                }
+            },
+            FromIter(0..),
+            8,
+            &stop,
+            |_, _, job: u64| Some(job),
+            |_, _| true,
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "no memory for the third");
+        assert!(stop.is_stopped());
     }
 }

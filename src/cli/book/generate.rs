@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use c4solver::book::generate::{Generation, Options, Outcome as Ended};
+use c4solver::book::generate::{Generation, Options, Outcome as Ended, checkpoint_path};
 use c4solver::book::layers::Shard;
 
 use super::super::Outcome;
@@ -32,6 +32,16 @@ pub fn run<const W: usize, const H: usize>(
         config,
     };
     let mut generation = Generation::<W, H>::open(options, &args.out)?;
+    if generation.is_written() {
+        // Nothing to solve: no plan to announce, no bar.
+        report(
+            &generation.run(signals.stop_flag(), &|_, _| {})?,
+            args,
+            &options,
+            0,
+        );
+        return Ok(Outcome::Ok);
+    }
     let (done, total) = (generation.done(), generation.total());
     eprintln!(
         "c4solver: book generate: depth {}, shard {}: {total} positions of {} stones to solve \
@@ -59,11 +69,17 @@ pub fn run<const W: usize, const H: usize>(
         log.tick(done);
     });
     bar.finish_and_clear();
-    match ended? {
+    report(&ended?, args, &options, total);
+    Ok(Outcome::Ok)
+}
+
+/// Says on stderr how the generation of `total` positions ended.
+fn report(ended: &Ended, args: &BookGenerateArgs, options: &Options, total: usize) {
+    let out = args.out.display();
+    match ended {
         Ended::Finished(s) => eprintln!(
-            "c4solver: wrote {}: {} entries, {} bytes; the {total} positions of {} stones took \
+            "c4solver: wrote {out}: {} entries, {} bytes; the {total} positions of {} stones took \
              {} nodes and {:.1} CPU seconds ({:.3} CPU hours), earlier runs included",
-            args.out.display(),
             s.entries,
             s.bytes,
             options.depth,
@@ -71,13 +87,18 @@ pub fn run<const W: usize, const H: usize>(
             s.cpu_seconds,
             s.cpu_seconds / 3600.0
         ),
+        Ended::Written { entries, bytes } => eprintln!(
+            "c4solver: {out} already holds this book (depth {}, shard {}: {entries} entries, \
+             {bytes} bytes), written by an earlier run: nothing to do (remove it to make it \
+             again)",
+            options.depth, options.shard
+        ),
         Ended::Stopped { done, total } => eprintln!(
             "c4solver: stopped with {done} of {total} positions solved, kept in {}: run the \
              same command again to go on",
-            generation.checkpoint().display()
+            checkpoint_path(&args.out).display()
         ),
     }
-    Ok(Outcome::Ok)
 }
 
 /// Progress lines on stderr, at most one a minute, when no bar is drawn.

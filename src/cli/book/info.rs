@@ -8,6 +8,7 @@ use c4solver::Book;
 
 use super::super::Outcome;
 use super::super::args::BookInfoArgs;
+use super::super::output;
 
 /// Describes the book.
 ///
@@ -82,7 +83,7 @@ pub fn run<const W: usize, const H: usize>(args: &BookInfoArgs) -> anyhow::Resul
     };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(output::write_error(e)),
         _ => Ok(Outcome::Ok),
     }
 }

@@ -38,7 +38,7 @@ pub fn run<const W: usize, const H: usize>(
         eprintln!(
             "c4solver: book verify: {} entries above the deepest layer checked against their \
              moves' entries: {}",
-            book.len(),
+            verify::above_deepest(&book),
             if bad.is_empty() {
                 "all agree".to_string()
             } else {
@@ -58,7 +58,7 @@ pub fn run<const W: usize, const H: usize>(
         sample.len() as u64,
         "{bar:40} {pos}/{len} entries re-solved, {per_sec} [{elapsed_precise}, eta {eta}]",
     );
-    let (tx, writer) = output::stdout();
+    let (tx, writer) = output::stdout()?;
     let wrong = std::sync::atomic::AtomicUsize::new(0);
     let checked = std::sync::atomic::AtomicUsize::new(0);
     let stop = signals.stop_flag().clone();

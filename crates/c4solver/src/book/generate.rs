@@ -56,12 +56,12 @@ const RECORD: usize = 32;
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, not as its source: said once).
+        error: std::io::Error,
     },
     /// A checkpoint that does not belong to this run or is damaged beyond a torn
     /// last record.
@@ -75,6 +75,18 @@ pub enum GenerateError {
     /// A shard or book that cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// The output exists with no checkpoint beside it and is not the book (or
+    /// shard) these options make: not to be overwritten by a run that would
+    /// start from nothing.
+    #[error(
+        "{} already exists, has no checkpoint and is not the book these arguments make: \
+         remove it, or name another --out",
+        path.display()
+    )]
+    Exists {
+        /// The output file.
+        path: PathBuf,
+    },
     /// A book file was refused.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -168,6 +180,9 @@ pub struct Generation<const W: usize, const H: usize> {
     plan: Vec<u64>,
     solved: HashMap<u64, Record>,
     dropped: usize,
+    /// The entries and bytes of `out` if it already holds the book (no
+    /// checkpoint): nothing to do.
+    written: Option<(usize, usize)>,
 }
 
 /// How a run ended.
@@ -175,6 +190,14 @@ pub struct Generation<const W: usize, const H: usize> {
 pub enum Outcome {
     /// The book (or shard) is written.
     Finished(Summary),
+    /// The output already held this book: an earlier run wrote it (and removed
+    /// its checkpoint). Nothing was solved or written.
+    Written {
+        /// Entries of the file.
+        entries: usize,
+        /// Bytes of the file.
+        bytes: usize,
+    },
     /// The stop flag was set: the checkpoint holds `done` of `total` positions.
     Stopped {
         /// Positions solved so far, earlier runs included.
@@ -203,8 +226,10 @@ impl<const W: usize, const H: usize> Generation<W, H> {
     /// Enumerates the layers and opens (or creates) the checkpoint of `out`.
     ///
     /// # Errors
-    /// A depth the board cannot hold, a checkpoint made with other arguments or
-    /// damaged beyond its last record, or an I/O error.
+    /// A depth the board cannot hold, an `out` that exists with no checkpoint and
+    /// is not the book these options make ([`GenerateError::Exists`]; the same
+    /// book is no error: [`Generation::is_written`]), a checkpoint made with other
+    /// arguments or damaged beyond its last record, or an I/O error.
     pub fn open(options: Options, out: &Path) -> Result<Self, GenerateError> {
         if options.depth >= W * H || options.depth > u8::MAX as usize {
             return Err(GenerateError::Depth {
@@ -214,9 +239,19 @@ impl<const W: usize, const H: usize> Generation<W, H> {
                 max: W * H,
             });
         }
-        let layers = layers::layers::<W, H>(options.depth);
-        let plan = options.shard.select(&layers[options.depth]);
         let checkpoint = checkpoint_path(out);
+        let written = if checkpoint.exists() {
+            None
+        } else {
+            Self::written(out, &options)?
+        };
+        let (layers, plan) = if written.is_some() {
+            (Vec::new(), Vec::new())
+        } else {
+            let layers = layers::layers::<W, H>(options.depth);
+            let plan = options.shard.select(&layers[options.depth]);
+            (layers, plan)
+        };
         let mut g = Generation {
             options,
             out: out.to_path_buf(),
@@ -225,9 +260,50 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             plan,
             solved: HashMap::new(),
             dropped: 0,
+            written,
         };
-        g.read_checkpoint()?;
+        if g.written.is_none() {
+            g.read_checkpoint()?;
+        }
         Ok(g)
+    }
+
+    /// The entries and bytes of `out` if it is the book (or shard) `options`
+    /// make, `None` if there is no `out`.
+    fn written(out: &Path, options: &Options) -> Result<Option<(usize, usize)>, GenerateError> {
+        if !out.exists() {
+            return Ok(None);
+        }
+        let exists = || GenerateError::Exists {
+            path: out.to_path_buf(),
+        };
+        let book = Book::<W, H>::read_any(out).map_err(|_| exists())?;
+        let h = book.header();
+        let lowest = if options.shard.is_whole() {
+            0
+        } else {
+            options.depth
+        };
+        if (
+            usize::from(h.depth),
+            usize::from(h.lowest),
+            h.shard_index,
+            h.shard_count,
+        ) != (
+            options.depth,
+            lowest,
+            options.shard.index,
+            options.shard.count,
+        ) {
+            return Err(exists());
+        }
+        Ok(Some((book.len(), book.bytes().len())))
+    }
+
+    /// Whether `out` already holds the book (or shard), written by an earlier run:
+    /// [`Generation::run`] then does nothing.
+    pub fn is_written(&self) -> bool {
+        self.written.is_some()
     }
 
     /// Positions of the shard's deepest layer.
@@ -265,10 +341,10 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         h
     }
 
-    fn io(&self, source: std::io::Error) -> GenerateError {
+    fn io(&self, error: std::io::Error) -> GenerateError {
         GenerateError::Io {
             path: self.checkpoint.clone(),
-            source,
+            error,
         }
     }
 
@@ -354,7 +430,8 @@ impl<const W: usize, const H: usize> Generation<W, H> {
 
     /// Solves every position of the shard that the checkpoint does not hold yet,
     /// on `options.threads` workers, calling `progress(done, total)` after each;
-    /// then writes the book (or shard).
+    /// then writes the book (or shard), and removes the checkpoint of a whole
+    /// book.
     ///
     /// # Errors
     /// A table that cannot be built, threads that cannot start, or an I/O error.
@@ -363,6 +440,9 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         stop: &StopFlag,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Outcome, GenerateError> {
+        if let Some((entries, bytes)) = self.written {
+            return Ok(Outcome::Written { entries, bytes });
+        }
         let todo: Vec<u64> = self
             .plan
             .iter()
@@ -477,6 +557,13 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let lowest = if shard.is_whole() { 0 } else { depth };
         let bytes = encode::<W, H>(depth, lowest, (shard.index, shard.count), &entries);
         write_atomically(&self.out, &bytes)?;
+        // A whole book holds every score the checkpoint did, and its costs were
+        // just summed up: nothing needs the checkpoint now. A shard's stays: it
+        // keeps each position's nodes and CPU time, which the shard file does not
+        // (scripts/book-shards-pack reads them). Left behind, it does no harm.
+        if shard.is_whole() {
+            let _ = std::fs::remove_file(&self.checkpoint);
+        }
         Ok(Outcome::Finished(Summary {
             entries: entries.len(),
             bytes: bytes.len(),
@@ -549,13 +636,19 @@ pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
     let tmp = PathBuf::from(tmp);
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| GenerateError::Io { path, source }
+        move |error| GenerateError::Io { path, error }
     };
     let mut f = File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(bytes).map_err(io(&tmp))?;
-    f.sync_all().map_err(io(&tmp))?;
-    std::fs::rename(&tmp, out).map_err(io(out))?;
-    Ok(())
+    let written = f
+        .write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(io(&tmp))
+        .and_then(|()| std::fs::rename(&tmp, out).map_err(io(out)));
+    if written.is_err() {
+        // Nothing half-written is left behind.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// Merges the `K` shards of one generation into a book: every shard of `1..=K`

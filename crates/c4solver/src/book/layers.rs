@@ -259,7 +259,11 @@ mod tests {
         }
         let first = Shard { index: 1, count: 2 }.select(&layer);
         assert_eq!(&first[..3], &[0, 1, 2]);
-        assert_eq!(first[MIN_BLOCK], 2 * MIN_BLOCK as u64);
+        // Blocks of a quarter of a share (125 here): the first shard's second
+        // block is the layer's third.
+        let block = block_len(layer.len(), 2);
+        assert_eq!(block, 125);
+        assert_eq!(first[block], 2 * block as u64);
         // A long layer: blocks of a quarter of a share, at most MAX_BLOCK.
         assert_eq!(block_len(100_000, 5), 5_000.min(MAX_BLOCK));
         assert_eq!(block_len(40_000, 5), 2_000);

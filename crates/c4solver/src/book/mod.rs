@@ -68,12 +68,12 @@ static BUILTIN_BYTES: &[u8] = include_bytes!("../../books/7x6.c4book");
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, not as its source: said once).
+        error: std::io::Error,
     },
     /// Shorter than a header.
     #[error("not a c4solver book: {len} bytes, shorter than the {HEADER_BYTES}-byte header")]
@@ -280,9 +280,9 @@ impl<const W: usize, const H: usize> Book<W, H> {
     /// # Errors
     /// As [`Book::read`], but a shard is accepted.
     pub fn read_any(path: &Path) -> Result<Self, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|error| BookError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Self::from_bytes(bytes)
     }

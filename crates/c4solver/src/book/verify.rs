@@ -69,6 +69,17 @@ pub fn consistency<const W: usize, const H: usize>(
     Ok(out)
 }
 
+/// The number of entries [`consistency`] checks: those with fewer stones than
+/// the book's depth (the deepest layer has no moves' entries to compare with).
+pub fn above_deepest<const W: usize, const H: usize>(book: &Book<W, H>) -> usize {
+    let depth = book.depth();
+    book.entries()
+        .filter(|&(key, _)| {
+            Board::<W, H>::from_key(key).is_some_and(|pos| pos.moves_played() < depth)
+        })
+        .count()
+}
+
 /// `count` distinct entries drawn at random (all of them if `count` is larger),
 /// the same for the same `seed`: (canonical key, score) pairs in draw order.
 pub fn sample<const W: usize, const H: usize>(

@@ -28,6 +28,8 @@
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+use crate::table::TableError;
+
 /// Marks of the nodes being searched, see the [module](self) documentation.
 #[derive(Debug)]
 pub struct Busy {
@@ -42,11 +44,19 @@ impl Busy {
 
     /// No node marked. The slots come zeroed from the allocator: a page of them
     /// costs nothing until a thread first marks a node in it.
-    pub fn new() -> Self {
-        Busy {
-            slots: bytemuck::allocation::zeroed_slice_box(1 << Self::BITS),
+    ///
+    /// # Errors
+    /// [`TableError::OutOfMemory`] if the 512 KB of slots cannot be allocated.
+    pub fn new() -> Result<Self, TableError> {
+        let slots = bytemuck::allocation::try_zeroed_slice_box(1 << Self::BITS).map_err(|()| {
+            TableError::OutOfMemory {
+                what: "the 512 KB of marks of a parallel search",
+            }
+        })?;
+        Ok(Busy {
+            slots,
             helpers: AtomicUsize::new(0),
-        }
+        })
     }
 
     /// Whether other threads search the root now (a helper is in).
@@ -98,19 +108,13 @@ impl Busy {
     }
 }
 
-impl Default for Busy {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_mark_is_seen_until_left() {
-        let busy = Busy::new();
+        let busy = Busy::new().unwrap();
         let key = 0x1234_5678;
         assert!(!busy.is_busy(key));
         assert!(busy.enter(key));
@@ -123,7 +127,7 @@ mod tests {
 
     #[test]
     fn shared_while_a_helper_is_in() {
-        let busy = Busy::new();
+        let busy = Busy::new().unwrap();
         assert!(!busy.shared());
         busy.join();
         busy.join();
@@ -135,13 +139,13 @@ mod tests {
 
     #[test]
     fn the_empty_board_is_never_marked() {
-        let busy = Busy::new();
+        let busy = Busy::new().unwrap();
         assert!(!busy.enter(0));
     }
 
     #[test]
     fn a_taken_slot_is_not_overwritten() {
-        let busy = Busy::new();
+        let busy = Busy::new().unwrap();
         // Two keys of one slot: the second is not marked, the first stays.
         let a = 1u64;
         let b = (2..u64::MAX)

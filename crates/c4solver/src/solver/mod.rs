@@ -462,7 +462,7 @@ fn team<const W: usize, const H: usize>(
         helpers: usize,
     ) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
         let table = SharedTable::<L>::for_board::<W, H>(config.table_mb)?;
-        let search = TeamSearch::new(table, helpers, JOIN_AFTER);
+        let search = TeamSearch::new(table, helpers, JOIN_AFTER)?;
         Ok(Box::new(TeamBox {
             search,
             config: *config,
@@ -792,7 +792,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The table statistics of the last [`Solver::solve`], if the configuration
-    /// counts them.
+    /// counts them (all zero, [`TableStats::searches`] too, when the book
+    /// answered).
     pub fn last_stats(&self) -> Option<TableStats> {
         self.stats
     }
@@ -859,7 +860,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let book = self.book.as_ref()?;
         let start = Instant::now();
         let score = book.score(pos)?;
-        self.stats = None;
+        // Counted, and nothing to count: the table was not used.
+        self.stats = self.config.stats.then(TableStats::default);
         Some(Solution {
             score: score.clamp(alpha, beta),
             nodes: 0,

@@ -36,7 +36,8 @@ use crate::position::Board;
 use crate::solver::busy::Busy;
 use crate::solver::stop::StopFlag;
 use crate::solver::tuned::Tuned;
-use crate::table::Share;
+use crate::table::{Share, TableError};
+use crate::threads;
 
 /// How long the solver's own helpers let a search run alone before they join it:
 /// long enough that an easy position (microseconds) never wakes them, short next
@@ -211,10 +212,16 @@ where
     /// A search over `handle`'s table with `helpers` threads of its own, which
     /// join each search after `delay` ([`JOIN_AFTER`] is the solver's choice).
     /// Other threads can join through [`TeamSearch::helper`].
-    pub fn new(handle: T, helpers: usize, delay: Duration) -> Self {
+    ///
+    /// # Errors
+    /// [`TableError::Threads`] if the helper threads cannot all be started (those
+    /// that were are stopped and joined before it returns), or
+    /// [`TableError::OutOfMemory`] if the marks of the nodes being searched
+    /// cannot be allocated.
+    pub fn new(handle: T, helpers: usize, delay: Duration) -> Result<Self, TableError> {
         let team = Arc::new(Team {
             handle: handle.share(),
-            busy: Arc::new(Busy::new()),
+            busy: Arc::new(Busy::new()?),
             spares: Mutex::new(Vec::new()),
             state: Mutex::new(State {
                 job: None,
@@ -225,22 +232,42 @@ where
             }),
             changed: Condvar::new(),
         });
-        let threads = (0..helpers)
-            .map(|_| {
-                let team = team.clone();
-                std::thread::spawn(move || while team.help(delay, true) {})
-            })
-            .collect();
         let mut own = Tuned::new(handle);
         own.set_busy(team.busy.clone());
-        TeamSearch {
+        let mut search = TeamSearch {
             team,
             own,
             user: StopFlag::new(),
-            threads,
+            threads: Vec::with_capacity(helpers),
             stopped: false,
             last_nodes: Vec::new(),
+        };
+        for _ in 0..helpers {
+            let team = search.team.clone();
+            let (started, running) = threads::handshake();
+            let spawned = threads::room().and_then(|()| {
+                std::thread::Builder::new()
+                    .name("c4solver-helper".into())
+                    .spawn(move || {
+                        started.now();
+                        while team.help(delay, true) {}
+                    })
+            });
+            match spawned {
+                Ok(handle) => {
+                    running.wait();
+                    search.threads.push(handle);
+                }
+                // Dropping the search shuts down and joins the helpers started.
+                Err(e) => {
+                    return Err(TableError::Threads {
+                        count: helpers,
+                        reason: e.to_string(),
+                    });
+                }
+            }
         }
+        Ok(search)
     }
 
     /// The nodes of each thread that took part in the last search: the calling
@@ -357,7 +384,7 @@ mod tests {
 
     fn team(mb: usize, helpers: usize) -> TeamSearch<7, 6, SharedTable<Narrow>> {
         let table = SharedTable::for_board::<7, 6>(mb).unwrap();
-        TeamSearch::new(table, helpers, Duration::ZERO)
+        TeamSearch::new(table, helpers, Duration::ZERO).unwrap()
     }
 
     #[test]
@@ -396,7 +423,7 @@ mod tests {
     fn a_lent_thread_joins_and_its_nodes_count() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let table = SharedTable::<Wide>::for_board::<7, 6>(4).unwrap();
-        let mut t = TeamSearch::<7, 6, _>::new(table, 0, Duration::ZERO);
+        let mut t = TeamSearch::<7, 6, _>::new(table, 0, Duration::ZERO).unwrap();
         let helper = t.helper();
         assert!(!helper.help(Duration::ZERO), "nothing to join");
         // A Begin-Easy position: millions of nodes, time for the lent thread to join.

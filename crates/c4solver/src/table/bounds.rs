@@ -116,7 +116,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
         Ok(BoundTable {
             lines: Slots::zeroed(lines, mb)?,
             sets,
-            dirty: DirtyBlocks::new(lines * 8),
+            dirty: DirtyBlocks::new(lines * 8, mb)?,
             generation: 0,
             overwrites: 0,
             policy: PhantomData,

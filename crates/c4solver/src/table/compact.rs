@@ -140,7 +140,7 @@ impl CompactTable {
         Ok(CompactTable {
             key_bound,
             sets: Slots::zeroed(len, mb)?,
-            dirty: DirtyBlocks::new(len),
+            dirty: DirtyBlocks::new(len, mb)?,
             magic: u64::MAX / len as u64,
             codes,
         })

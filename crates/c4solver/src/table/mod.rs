@@ -120,7 +120,8 @@ pub const fn work_depth(nodes: u64) -> u8 {
     if bits > 63 { 63 } else { bits as u8 }
 }
 
-/// Why a table could not be created.
+/// Why a table (or the solver built around it: its threads and their memory)
+/// could not be created.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     /// The requested size is too small to hold a useful table.
@@ -144,6 +145,20 @@ pub enum TableError {
     Alloc {
         /// Requested size in megabytes.
         mb: usize,
+    },
+    /// Memory beside the table that a solver needs could not be allocated.
+    #[error("cannot allocate {what}: not enough memory")]
+    OutOfMemory {
+        /// What it was for, with its size.
+        what: &'static str,
+    },
+    /// The helper threads of a parallel search could not be started.
+    #[error("cannot start {count} search thread(s): {reason}")]
+    Threads {
+        /// Threads asked for.
+        count: usize,
+        /// What the system said.
+        reason: String,
     },
     /// The table design does not offer the replacement policy.
     #[error("the {table} table has no '{replace}' replacement policy (it always replaces)")]
@@ -256,14 +271,22 @@ impl DirtyBlocks {
     /// Slots per group: one 64-byte cache line of 8-byte slots.
     pub const GROUP: usize = 8;
 
-    /// Tracks a table of `slots` slots.
-    pub fn new(slots: usize) -> Self {
+    /// Tracks a table of `slots` slots; [`TableError::Alloc`] naming the table's
+    /// `mb` if the memory for the marks (1/512 of the slots) is not there.
+    pub fn new(slots: usize, mb: usize) -> Result<Self, TableError> {
         let groups = slots.div_ceil(Self::GROUP);
         let words = groups.div_ceil(64);
-        DirtyBlocks {
-            groups: vec![0; words],
-            summary: vec![0; words.div_ceil(64)],
-        }
+        let zeroed = |len: usize| {
+            let mut v = Vec::new();
+            v.try_reserve_exact(len)
+                .map_err(|_| TableError::Alloc { mb })?;
+            v.resize(len, 0);
+            Ok(v)
+        };
+        Ok(DirtyBlocks {
+            groups: zeroed(words)?,
+            summary: zeroed(words.div_ceil(64))?,
+        })
     }
 
     /// Marks slot `i` as written.
@@ -325,7 +348,7 @@ mod tests {
 
     #[test]
     fn dirty_blocks_visit_each_marked_group_once() {
-        let mut d = DirtyBlocks::new(100_000);
+        let mut d = DirtyBlocks::new(100_000, 1).unwrap();
         for i in [0, 7, 8, 99_999, 4096, 4097, 5000] {
             d.mark(i);
         }

@@ -64,7 +64,7 @@ impl UpperTable {
         let slots = prev_prime(slots as u64) as usize;
         Ok(UpperTable {
             slots: Slots::zeroed(slots, mb)?,
-            dirty: DirtyBlocks::new(slots),
+            dirty: DirtyBlocks::new(slots, mb)?,
             min_score,
             overwrites: 0,
         })
