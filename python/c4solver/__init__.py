@@ -15,8 +15,8 @@ played at the end), 0 for a draw, negative for a loss.
 (3, '342')
 >>> c4solver.solve_many(["4455", "44455554221"])   # on every core, numpy out
 array([ 18, -15], dtype=int8)
->>> positions = c4solver.random_positions(1000, stones=(8, 16), seed=1)
->>> scores = c4solver.analyze_many(positions)     # shape (1000, 7), int8
+>>> positions = c4solver.random_positions(100, stones=(20, 30), seed=1)
+>>> scores = c4solver.analyze_many(positions)     # shape (100, 7), int8
 """
 
 from ._bulk import FULL_COLUMN, analyze_many, legal_mask, solve_many

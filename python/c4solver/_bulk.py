@@ -125,8 +125,9 @@ def analyze_many(
 ) -> np.ndarray:
     """Every move's score of many positions, in order: an int8 array of shape (N, 7).
 
-    >>> c4solver.analyze_many(["4455", ""])
-    array([[-128,   16,   18,   16,   16,   18,  -128], ...
+    >>> c4solver.analyze_many(["4455", "4444441"])   # column 4 is full in the second
+    array([[  -4,   -3,   18,    2,    2,   18,   -3],
+           [  -2,    1,   -2, -128,   -2,   -1,   -3]], dtype=int8)
 
     Row i is Solver.analyze of position i, columns left to right: the score of
     the position after that move from the side to move's view (a move that makes

@@ -72,11 +72,12 @@ fn read_nested(
     } else {
         format!("{at:?}")
     };
-    let len = if obj.is_instance_of::<pyo3::types::PyString>() {
-        None
-    } else {
-        obj.len().ok()
-    };
+    if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyValueError::new_err(format!(
+            "expected an array of shape {wanted}: {where_} is a str"
+        )));
+    }
+    let len = obj.len().ok();
     if len != Some(n) {
         return Err(PyValueError::new_err(format!(
             "expected an array of shape {wanted}: {where_} has {} items, not {n}",

@@ -26,7 +26,7 @@ const STALL: usize = 1_000_000;
 /// when the range runs out of positions (a million draws in a row gave none
 /// new: fewer than n positions exist, or the last ones are too rare to find).
 #[pyfunction]
-#[pyo3(signature = (n, stones = (1, 41), seed = None))]
+#[pyo3(signature = (n, stones = (1, 41), seed = None), text_signature = "(n, stones=(1, 41), seed=None)")]
 pub fn random_positions(
     py: Python<'_>,
     n: i64,
