@@ -100,7 +100,10 @@ def test_non_positions_are_type_errors_in_plain_words():
         assert str(e.value) == f"a position is a Position or a move string such as '4453', not {name}"
     with pytest.raises(TypeError, match=r"^positions must be a list \(or any iterable\) of positions, not a str"):
         solve_many("4455")
-    with pytest.raises(TypeError, match=r"^positions must be a list \(or any iterable\) of Positions or move strings, not int$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^positions must be a list \(or any iterable\) of Positions or move strings, or an array of shape \(N, 6, 7\), not int$",
+    ):
         solve_many(4455)
     with pytest.raises(TypeError, match=r"^item 1: a position is a Position or a move string such as '4453', not NoneType$"):
         solve_many(["4455", None])
