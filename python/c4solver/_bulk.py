@@ -7,6 +7,7 @@ moved first, player 1 with as many each). The extension solves them on every
 core without the GIL and hands back bytes, which become int8 arrays here.
 """
 
+import sys
 from typing import Iterable, Optional, Union
 
 import numpy as np
@@ -62,9 +63,11 @@ def _run(function, positions, weak, threads, table_mb, book, progress, desc):
     items, total = _prepared(positions)
     bar = None
     if progress and _tqdm is not None and total > 0:
-        # Hidden when stderr is not a terminal (disable=None), and for batches
-        # shorter than half a second (delay).
-        bar = _tqdm(total=total, desc=desc, unit="pos", disable=None, delay=0.5)
+        # Hidden when stderr is not a terminal (disable=None: logs stay clean),
+        # except in a notebook, whose stderr is not one; and for batches shorter
+        # than half a second (delay).
+        shown = False if "ipykernel" in sys.modules else None
+        bar = _tqdm(total=total, desc=desc, unit="pos", disable=shown, delay=0.5)
     try:
         tick = None if bar is None else (lambda done: bar.update(done - bar.n))
         data = function(items, weak, threads, table_mb, book, tick)
@@ -101,7 +104,8 @@ def solve_many(
     `positions`: a list (or any iterable) of Positions or move strings, or a
     stacked (N, 6, 7) array of boards (as Position.from_array reads them).
     progress=True shows a tqdm bar when tqdm is installed and stderr is a
-    terminal (after half a second); progress=False never.
+    terminal or the call runs in a notebook (after half a second);
+    progress=False never.
 
     Raises ValueError naming the first bad item, 0-based ("item 2: column 8 is
     out of range (1..=7) at move 3", "item 0: a stone floats at [3, 2] ..."),

@@ -3,6 +3,7 @@ against the command line (`c4solver analyze --json`, `c4solver generate`), again
 one position at a time, and their progress bars."""
 
 import json
+import sys
 import threading
 
 import numpy as np
@@ -125,6 +126,17 @@ def test_the_progress_bar_counts_every_position(monkeypatch):
     # Without tqdm, no bar and no error.
     monkeypatch.setattr(_bulk, "_tqdm", None)
     assert solve_many(["4455"]).tolist() == [18]
+
+
+def test_a_real_tqdm_bar_takes_the_arguments_given(monkeypatch):
+    tqdm = pytest.importorskip("tqdm")
+    assert _bulk._tqdm is tqdm.tqdm
+    moves = [m for m, _ in pons_set("Test_L2_R1")[:20]]
+    want = solve_many(moves, progress=False)
+    assert np.array_equal(solve_many(moves), want)
+    # In a notebook the bar is shown whatever stderr is.
+    monkeypatch.setitem(sys.modules, "ipykernel", sys)
+    assert np.array_equal(solve_many(moves, book=False, threads=1), want)
 
 
 def test_batches_release_the_gil():
