@@ -4,7 +4,7 @@
 //!
 //! * [`Tuned::search`] finds the score by null windows `[med, med + 1]` that lean
 //!   toward 0 and then walk outward from it (docs/tuned-solver.md#null-windows).
-//! * [`Tuned::negamax`] searches one window, in parts that each settle the node or
+//! * `Tuned::negamax` searches one window, in parts that each settle the node or
 //!   narrow it for the next, cheapest first:
 //!   1. the safe moves ([`non_losing_moves`]; none loses, two cells left draw;
 //!      docs/tuned-solver.md#anticipating-losses), and a node with one safe move
@@ -141,6 +141,19 @@ struct Children<const W: usize> {
     wins_in_two: u64,
 }
 
+impl<const W: usize> Default for Children<W> {
+    fn default() -> Self {
+        Children {
+            keys: [(0, 0); W],
+            forced_keys: [0; W],
+            count: 0,
+            forced_replies: [0; W],
+            wins_after: [0; W],
+            wins_in_two: 0,
+        }
+    }
+}
+
 impl<const W: usize> Children<W> {
     /// The moves and their children's keys.
     #[inline(always)]
@@ -160,6 +173,17 @@ struct ChildBounds<const W: usize> {
     odd_threat_known: bool,
     /// [`odd_threat_bound`] of each child.
     odd_threat: [Option<i32>; W],
+}
+
+impl<const W: usize> Default for ChildBounds<W> {
+    fn default() -> Self {
+        ChildBounds {
+            claimeven_known: false,
+            claimeven: [None; W],
+            odd_threat_known: false,
+            odd_threat: [None; W],
+        }
+    }
 }
 
 impl<const W: usize> ChildBounds<W> {
@@ -780,13 +804,25 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // (docs/tuned-solver.md#mirror-keys).
         node.key = pos.key().min(mirror.0 + mirror.1);
         self.probe_node(&mut node)?;
-        let children = self.expand(pos, &node, mirror);
+        // Filled in place by the parts (out-parameters, not values returned: a
+        // node copies none of these arrays).
+        let mut children = Children::default();
+        self.expand(pos, &node, mirror, &mut children);
         self.wins_in_two(&mut node, &children)?;
         Self::parity_bounds(pos, &mut node, known)?;
-        let child_bounds = self.parity_moves(pos, &mut node, their_wins)?;
+        let mut child_bounds = ChildBounds::default();
+        self.parity_moves(pos, &mut node, their_wins, &mut child_bounds)?;
         let promising = self.transposition_cutoffs(&mut node, &children)?;
-        let (moves, busy) = self.order_moves(pos, &node, &children, promising);
-        ControlFlow::Break(self.search_moves(pos, node, &children, &child_bounds, moves, busy))
+        let mut moves = MoveSorter::<W>::new();
+        let busy = self.order_moves(pos, &node, &children, promising, &mut moves);
+        ControlFlow::Break(self.search_moves(
+            pos,
+            &mut node,
+            &children,
+            &child_bounds,
+            &mut moves,
+            busy,
+        ))
     }
 
     /// Finds the safe moves (docs/tuned-solver.md#anticipating-losses) and settles
@@ -865,16 +901,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// (docs/tuned-solver.md#prefetch); a child with one safe reply is never
     /// stored, so its only child's slot is asked for instead.
     #[inline(always)]
-    fn expand(&mut self, pos: &Board<W, H>, node: &Node, mirror: (u64, u64)) -> Children<W> {
+    fn expand(&mut self, pos: &Board<W, H>, node: &Node, mirror: (u64, u64), c: &mut Children<W>) {
         let (mirror_current, mirror_mask) = mirror;
-        let mut c = Children {
-            keys: [(0, 0); W],
-            forced_keys: [0; W],
-            count: 0,
-            forced_replies: [0; W],
-            wins_after: [0; W],
-            wins_in_two: 0,
-        };
         for (mv, child) in children(pos, node.next) {
             let child_mirror = (mirror_current ^ mirror_mask)
                 + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
@@ -899,7 +927,6 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             // The opponent has no safe reply: we win with our stone after next.
             c.wins_in_two |= mv & u64::from(replies == 0).wrapping_neg();
         }
-        c
     }
 
     /// Wins in two (docs/tuned-solver.md#wins-in-two): we cannot win at once, so
@@ -967,14 +994,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         pos: &Board<W, H>,
         node: &mut Node,
         their_wins: u64,
-    ) -> ControlFlow<i32, ChildBounds<W>> {
+        b: &mut ChildBounds<W>,
+    ) -> ControlFlow<i32> {
         let odd_empties = (Self::CELLS - node.n) % 2 == 1;
-        let mut b = ChildBounds {
-            claimeven_known: odd_empties && node.beta <= Self::PARITY_BOUND,
-            claimeven: [None; W],
-            odd_threat_known: false,
-            odd_threat: [None; W],
-        };
+        b.claimeven_known = odd_empties && node.beta <= Self::PARITY_BOUND;
         if b.claimeven_known
             && let Some((mv, score)) = claimeven_move_with(pos, node.next, &mut b.claimeven)
             && score >= node.beta
@@ -991,7 +1014,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 return ControlFlow::Break(self.fail_low(node, best));
             }
         }
-        ControlFlow::Continue(b)
+        ControlFlow::Continue(())
     }
 
     /// Enhanced transposition cutoffs (docs/tuned-solver.md#enhanced-transposition-cutoffs):
@@ -1039,7 +1062,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// they create, far from the end with their [`Potential`] too, a move that
     /// reached alpha in an earlier window first, and the children other threads
     /// are searching last (docs/tuned-solver.md#threads). Also says whether this
-    /// node takes part in the threads' marks.
+    /// node takes part in the threads' marks. The moves go into `moves`.
     #[inline(always)]
     fn order_moves(
         &self,
@@ -1047,7 +1070,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         node: &Node,
         children: &Children<W>,
         promising: u64,
-    ) -> (MoveSorter<W>, bool) {
+        moves: &mut MoveSorter<W>,
+    ) -> bool {
         let alpha = node.alpha;
         // The rows where the mover's threats win by zugzwang (see `parity`): the
         // player's rows with an even number of empty cells, the others with an odd;
@@ -1063,7 +1087,6 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // threats order well and the potential would only cost time.
         let potential = node.n < Self::POTENTIAL_BELOW && alpha.abs() < Self::ZUGZWANG_WINDOW;
         let (busy, busy_children) = self.busy_children(pos, node, children, own_rows, potential);
-        let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
             let mv = node.next & Board::<W, H>::column_mask(col);
@@ -1081,7 +1104,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if promising & node.next != 0 {
             moves.promote(promising);
         }
-        (moves, busy)
+        busy
     }
 
     /// Near the root, with other threads on it (docs/tuned-solver.md#threads):
@@ -1129,10 +1152,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     fn search_moves(
         &mut self,
         pos: &Board<W, H>,
-        mut node: Node,
+        node: &mut Node,
         children: &Children<W>,
         child_bounds: &ChildBounds<W>,
-        mut moves: MoveSorter<W>,
+        moves: &mut MoveSorter<W>,
         busy: bool,
     ) -> i32 {
         let key = node.key;
@@ -1150,7 +1173,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // at most this (a move that loses at once, never searched, is worth less
         // than any safe one), so it bounds the node from above, often below alpha.
         let mut upper = node.left_out;
-        while let Some(mv) = self.next_move(&mut moves, &mut put_off, recheck && !first, children) {
+        while let Some(mv) = self.next_move(moves, &mut put_off, recheck && !first, children) {
             first = false;
             let col = column::<W, H>(mv);
             let mut child = *pos;
@@ -1170,10 +1193,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             // A move at least as good as beta: the opponent will avoid this line.
             if score >= node.beta {
                 self.leave(marked, key);
-                return self.cut(&node, score, mv);
+                return self.cut(node, score, mv);
             }
             if refutations {
-                self.follow_refutation(&mut moves, &node, col, children.forced_replies[col]);
+                self.follow_refutation(moves, node, col, children.forced_replies[col]);
             }
             // Narrow the window for the next moves.
             if score > node.alpha {
@@ -1185,7 +1208,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         debug_assert!(upper <= node.alpha);
         // Every move failed low: a later window (or a transposition) can use the
         // tighter bound.
-        self.fail_low(&node, upper)
+        self.fail_low(node, upper)
     }
 
     /// The next move to search: the sorter's, unless `recheck` and another thread
