@@ -77,10 +77,11 @@ pub fn run<const W: usize, const H: usize>(
     if configs.is_empty() {
         bail!("no configuration left to run");
     }
-    // --book: every configuration again with the book, next to its book-free rows.
+    // --book builtin|FILE: every configuration again with the book, next to its
+    // book-free rows.
     let book = engine::book_file::<W, H>(engine_args)?;
     let mut setups: Vec<Setup> = configs.iter().map(|&c| c.into()).collect();
-    if engine_args.book.is_some() {
+    if engine::book_named(engine_args) {
         setups.extend(configs.iter().map(|&config| Setup { config, book: true }));
     }
     let bar = progress::bar(
