@@ -5,8 +5,8 @@
 //! cargo run --release --example profile -- [MOVES] [TABLE_MB]
 //! ```
 //!
-//! `MOVES` defaults to the empty board (about 72 million nodes, under half a minute), and
-//! `TABLE_MB` to 64.
+//! `MOVES` defaults to the empty board (41,575,914 nodes; 4 s on a quiet 2-core machine,
+//! about 10 s on a loaded one), and `TABLE_MB` to 64.
 
 use std::time::Instant;
 

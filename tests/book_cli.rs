@@ -127,6 +127,7 @@ fn bench_with_the_book_shows_both_side_by_side() {
             "2",
             set.to_str().unwrap(),
             "--book",
+            "builtin",
         ],
         "",
     );
@@ -195,7 +196,7 @@ fn start_and_wait(out: &str, ckpt: &std::path::Path, at_least: u64) -> std::proc
         .args([
             "book",
             "generate",
-            "--stones",
+            "--depth",
             "9",
             "--shard",
             "1/4000",
@@ -264,7 +265,7 @@ fn generate_killed_and_restarted_goes_on() {
     // Other arguments on this checkpoint are refused.
     let r = run(
         &[
-            "book", "generate", "--stones", "9", "--shard", "2/4000", "--out", o,
+            "book", "generate", "--depth", "9", "--shard", "2/4000", "--out", o,
         ],
         "",
     );

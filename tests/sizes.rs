@@ -403,7 +403,7 @@ fn book_generate_on_another_size() {
     let book_arg = book.to_str().unwrap();
     let (_, err, code) = c4solver(
         &[
-            "book", "generate", "--size", "5x4", "--stones", "6", "--out", book_arg,
+            "book", "generate", "--size", "5x4", "--depth", "6", "--out", book_arg,
         ],
         "",
     );

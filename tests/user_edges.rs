@@ -78,12 +78,12 @@ fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
     let file = run(&["--size", "4x4", "--book", book.to_str().unwrap()], "22\n");
     assert_eq!(file.status.code(), Some(2), "{}", text(&file.stderr));
     // Regression: accepted, and answered with no book at all.
-    let builtin = run(&["--size", "4x4", "--book"], "22\n");
+    let builtin = run(&["--size", "4x4", "--book", "builtin"], "22\n");
     assert_eq!(builtin.status.code(), Some(2));
     assert_eq!(
         text(&builtin.stderr),
-        "c4solver: --book: there is no built-in book for the 4x4 board (it is 7x6): name a 4x4 \
-         book file (`c4solver book generate --size 4x4` makes one), or leave --book out\n"
+        "c4solver: --book builtin: there is no built-in book for the 4x4 board (it is 7x6): name \
+         a 4x4 book file (`c4solver book generate --size 4x4` makes one), or leave --book out\n"
     );
     assert!(builtin.stdout.is_empty());
     // Without --book, a 4x4 board has no book and searches, as documented.
@@ -99,7 +99,7 @@ fn generate_4x4(stones: &str, out: &Path) -> Output {
             "4x4",
             "book",
             "generate",
-            "--stones",
+            "--depth",
             stones,
             "--threads",
             "2",
@@ -188,7 +188,7 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
             "4x4",
             "book",
             "generate",
-            "--stones",
+            "--depth",
             "4",
             "--shard",
             "1/2",
@@ -209,7 +209,7 @@ fn a_file_error_is_said_once() {
         &[
             "book",
             "generate",
-            "--stones",
+            "--depth",
             "1",
             "--out",
             "/nonexistent/dir/x.c4book",

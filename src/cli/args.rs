@@ -110,10 +110,9 @@ pub enum BookAction {
 /// `book generate` arguments.
 #[derive(Args, Debug, Clone)]
 pub struct BookGenerateArgs {
-    /// The book's depth: the most stones of a stored position (0 to 41). (Named
-    /// `--stones` because the global `--depth` is the table's depth measure.)
+    /// The book's depth: the most stones of a stored position (0 to 41).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=41))]
-    pub stones: u8,
+    pub depth: u8,
 
     /// Solve only shard I of K of the deepest layer (then `book merge` the K
     /// shards).
@@ -231,7 +230,7 @@ pub struct BenchArgs {
     pub json: bool,
 
     /// Compare configurations: every combination of --solver, --table, --replace,
-    /// --depth and --table-mb runs on the same positions, with table statistics;
+    /// --depth-measure and --table-mb runs on the same positions, with table statistics;
     /// one row per configuration, nodes relative to the reference search's own
     /// table (or the first configuration). Combinations a table design does not
     /// offer are left out, with a note on stderr.
@@ -373,7 +372,7 @@ pub struct EngineArgs {
         value_delimiter = ',',
         default_value = "cells"
     )]
-    pub depth: Vec<DepthArg>,
+    pub depth_measure: Vec<DepthArg>,
 
     /// Keep the table between positions instead of clearing it before each one.
     #[arg(long, global = true)]
@@ -386,14 +385,20 @@ pub struct EngineArgs {
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
 
-    /// Opening book: `--book FILE` uses that book instead of the built-in one;
-    /// `--book` alone, the built-in one (put it after any file or set names).
-    /// Every command but `bench` uses the built-in book unless told otherwise;
-    /// `bench --book` runs every set with and without the book, side by side.
-    #[arg(long, global = true, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_book")]
-    pub book: Option<Option<PathBuf>>,
+    /// Opening book: `builtin` (the book built into the program), `none` (every
+    /// position is searched) or a book file (write `./none` for a file named
+    /// `none`). Every command but `bench` uses the built-in book unless told
+    /// otherwise; `bench --book builtin|FILE` runs every set with and without the
+    /// book, side by side.
+    #[arg(
+        long,
+        global = true,
+        value_name = "builtin|none|FILE",
+        conflicts_with = "no_book"
+    )]
+    pub book: Option<BookArg>,
 
-    /// No opening book: every position is searched.
+    /// No opening book: every position is searched (the same as `--book none`).
     #[arg(long, global = true)]
     pub no_book: bool,
 
@@ -542,7 +547,30 @@ impl From<ReplaceArg> for ReplaceKind {
     }
 }
 
-/// `--depth` values.
+/// `--book` values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookArg {
+    /// The book built into the program (7x6 only).
+    Builtin,
+    /// No book: every position is searched.
+    None,
+    /// A book file.
+    File(PathBuf),
+}
+
+impl std::str::FromStr for BookArg {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "builtin" => BookArg::Builtin,
+            "none" => BookArg::None,
+            path => BookArg::File(PathBuf::from(path)),
+        })
+    }
+}
+
+/// `--depth-measure` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DepthArg {
     /// Empty cells of the position.
@@ -792,12 +820,21 @@ mod tests {
     #[test]
     fn book_options() {
         let cli = parse(&["c4solver", "solve", "--book", "my.book", "f"]).unwrap();
-        assert_eq!(cli.engine.book, Some(Some(PathBuf::from("my.book"))));
-        let cli = parse(&["c4solver", "bench", "set", "--book"]).unwrap();
-        assert_eq!(cli.engine.book, Some(None));
+        assert_eq!(
+            cli.engine.book,
+            Some(BookArg::File(PathBuf::from("my.book")))
+        );
+        let cli = parse(&["c4solver", "bench", "--book", "builtin", "set"]).unwrap();
+        assert_eq!(cli.engine.book, Some(BookArg::Builtin));
+        let cli = parse(&["c4solver", "solve", "--book", "none", "f"]).unwrap();
+        assert_eq!(cli.engine.book, Some(BookArg::None));
+        assert!(
+            parse(&["c4solver", "solve", "--book"]).is_err(),
+            "a value is needed"
+        );
         assert!(parse(&["c4solver", "--book", "a", "--no-book"]).is_err());
         let cli = parse(&[
-            "c4solver", "book", "generate", "--stones", "8", "--shard", "2/5", "--out", "b",
+            "c4solver", "book", "generate", "--depth", "8", "--shard", "2/5", "--out", "b",
         ])
         .unwrap();
         let Some(Command::Book(BookArgs {
@@ -806,11 +843,9 @@ mod tests {
         else {
             panic!("not book generate")
         };
-        assert_eq!((g.stones, g.shard), (8, Some(Shard { index: 2, count: 5 })));
+        assert_eq!((g.depth, g.shard), (8, Some(Shard { index: 2, count: 5 })));
         for bad in ["0/5", "6/5", "5"] {
-            let args = [
-                "c4solver", "book", "generate", "--stones", "8", "--out", "b",
-            ];
+            let args = ["c4solver", "book", "generate", "--depth", "8", "--out", "b"];
             assert!(
                 parse(&[&args[..], &["--shard", bad]].concat()).is_err(),
                 "{bad}"
@@ -818,7 +853,7 @@ mod tests {
         }
         assert!(
             parse(&[
-                "c4solver", "book", "generate", "--stones", "42", "--out", "b"
+                "c4solver", "book", "generate", "--depth", "42", "--out", "b"
             ])
             .is_err()
         );
@@ -839,7 +874,7 @@ mod tests {
             "always,two-tier,bucket",
             "--table-mb",
             "16,64",
-            "--depth",
+            "--depth-measure",
             "work",
         ])
         .unwrap();
@@ -853,7 +888,7 @@ mod tests {
             vec![ReplaceArg::Always, ReplaceArg::TwoTier, ReplaceArg::Bucket]
         );
         assert_eq!(cli.engine.table_mb, vec![16, 64]);
-        assert_eq!(cli.engine.depth, vec![DepthArg::Work]);
+        assert_eq!(cli.engine.depth_measure, vec![DepthArg::Work]);
         let cli = parse(&["c4solver", "--stats", "--table", "bounds"]).unwrap();
         assert!(cli.solve.stats);
         assert_eq!(cli.engine.replace, vec![ReplaceArg::Always]);

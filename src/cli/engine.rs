@@ -1,4 +1,4 @@
-//! From the engine options (`--solver`, `--table`, `--replace`, `--depth`,
+//! From the engine options (`--solver`, `--table`, `--replace`, `--depth-measure`,
 //! `--table-mb`, `--keep-table`, `--threads`, `--book`, `--no-book`) to solver
 //! configurations.
 
@@ -8,7 +8,7 @@ use c4solver::solver::StopFlag;
 use c4solver::table::TableError;
 use c4solver::{Book, BookError, Config, DepthKind, ReplaceKind, Solver, SolverKind, TableKind};
 
-use super::args::EngineArgs;
+use super::args::{BookArg, EngineArgs};
 use c4solver::pool::{PoolError, Worker};
 
 /// Table memory of one worker when no `--table-mb` is given, in MB.
@@ -41,7 +41,7 @@ pub fn table_mb_per_worker(engine: &EngineArgs, workers: usize) -> anyhow::Resul
 /// The configurations that can be built, and those left out with the reason.
 pub type Configs = (Vec<Config>, Vec<(Config, String)>);
 
-/// Every combination of the listed values, without duplicates (`--depth` does not
+/// Every combination of the listed values, without duplicates (`--depth-measure` does not
 /// matter to `always`), all without the book (`bench` adds the book's rows), for
 /// solvers of one thread each. The search is `tuned` unless `--solver` says
 /// otherwise; without `--table`, each search gets its own table design.
@@ -74,7 +74,7 @@ pub fn configs<const W: usize, const H: usize>(
         for &table in &tables {
             for &replace in &engine.replace {
                 let replace: ReplaceKind = replace.into();
-                for &depth in &engine.depth {
+                for &depth in &engine.depth_measure {
                     for &table_mb in &sizes {
                         let config = Config {
                             kind,
@@ -88,7 +88,6 @@ pub fn configs<const W: usize, const H: usize>(
                                 depth.into()
                             },
                             stats,
-                            book: false,
                             threads: 1,
                         };
                         if good.contains(&config) || left_out.iter().any(|(c, _)| *c == config) {
@@ -127,7 +126,7 @@ pub fn workers<const W: usize, const H: usize>(
     stop: &StopFlag,
 ) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver<W, H>>> + Sync + use<W, H>> {
     let config = config_for::<W, H>(engine, command, stats, workers)?;
-    let book = book_file::<W, H>(engine)?;
+    let book = book_choice::<W, H>(engine)?;
     let stop = stop.clone();
     let total = total_mb(engine, workers);
     Ok(move |index: usize| {
@@ -145,9 +144,7 @@ pub fn workers<const W: usize, const H: usize>(
             ),
             e => e.into(),
         })?;
-        if book.is_some() {
-            solver.set_book(book.clone());
-        }
+        solver.set_book(book.clone());
         solver.set_stop_flag(stop.clone());
         Ok(Worker {
             helper: solver.helper(),
@@ -204,10 +201,29 @@ pub fn team_solver<const W: usize, const H: usize>(
         config.threads = threads(engine);
     }
     let mut solver = Solver::<W, H>::new(config)?;
-    if let Some(book) = book_file::<W, H>(engine)? {
-        solver.set_book(Some(book));
-    }
+    solver.set_book(book_choice::<W, H>(engine)?);
     Ok(solver)
+}
+
+/// The book a command answers from before it searches: none with `--book none`
+/// or `--no-book`, the file of `--book FILE`, else the built-in one (none on
+/// boards without one).
+///
+/// # Errors
+/// As [`book_file`].
+pub fn book_choice<const W: usize, const H: usize>(
+    engine: &EngineArgs,
+) -> anyhow::Result<Option<Book<W, H>>> {
+    if engine.no_book || engine.book == Some(BookArg::None) {
+        return Ok(None);
+    }
+    Ok(book_file::<W, H>(engine)?.or_else(Book::builtin))
+}
+
+/// Whether the options ask for a book by name (`--book builtin` or `--book
+/// FILE`): `bench` then runs every set with and without it.
+pub fn book_named(engine: &EngineArgs) -> bool {
+    matches!(engine.book, Some(BookArg::Builtin | BookArg::File(_))) && !engine.no_book
 }
 
 /// The book file of `--book FILE`, read and checked.
@@ -218,16 +234,11 @@ pub fn book_file<const W: usize, const H: usize>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H>>> {
     builtin_exists::<W, H>(engine)?;
-    let Some(Some(path)) = &engine.book else {
+    let Some(BookArg::File(path)) = &engine.book else {
         return Ok(None);
     };
     let book = Book::<W, H>::read(path).map_err(|e| match e {
         BookError::Io { .. } => anyhow!("--book {e}"),
-        BookError::BadMagic => anyhow!(
-            "--book {}: {e} (--book takes the next name as its file: to name the built-in \
-             book, put --book after the other arguments)",
-            path.display()
-        ),
         e => anyhow!("--book {}: {e}", path.display()),
     })?;
     Ok(Some(book))
@@ -236,10 +247,11 @@ pub fn book_file<const W: usize, const H: usize>(
 /// Refuses `--book` alone (the built-in book) on a board that has none, as a
 /// book file of another board is refused.
 fn builtin_exists<const W: usize, const H: usize>(engine: &EngineArgs) -> anyhow::Result<()> {
-    if matches!(engine.book, Some(None)) && (W, H) != (7, 6) {
+    if engine.book == Some(BookArg::Builtin) && (W, H) != (7, 6) {
         bail!(
-            "--book: there is no built-in book for the {W}x{H} board (it is 7x6): name a {W}x{H} \
-             book file (`c4solver book generate --size {W}x{H}` makes one), or leave --book out"
+            "--book builtin: there is no built-in book for the {W}x{H} board (it is 7x6): name \
+             a {W}x{H} book file (`c4solver book generate --size {W}x{H}` makes one), or leave \
+             --book out"
         );
     }
     Ok(())
@@ -255,8 +267,7 @@ pub fn threads(engine: &EngineArgs) -> usize {
 
 /// The one configuration of a command whose [`threads`] workers each run a
 /// solver of it (`book generate`, `book verify`), unbuilt: each worker's share of
-/// `--table-mb` (64 MB each by default); its `book` flag says whether the
-/// built-in book is used (`--book FILE` is read by [`book_file`]).
+/// `--table-mb` (64 MB each by default).
 ///
 /// # Errors
 /// As [`workers`], but for the book file.
@@ -279,7 +290,7 @@ fn config_for<const W: usize, const H: usize>(
         ("--solver", engine.solver.len()),
         ("--table", engine.table.len()),
         ("--replace", engine.replace.len()),
-        ("--depth", engine.depth.len()),
+        ("--depth-measure", engine.depth_measure.len()),
         ("--table-mb", engine.table_mb.len()),
     ];
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
@@ -297,8 +308,5 @@ fn config_for<const W: usize, const H: usize>(
         }
         bail!("{reason}");
     }
-    Ok(Config {
-        book: !engine.no_book && matches!(engine.book, None | Some(None)),
-        ..good[0]
-    })
+    Ok(good[0])
 }

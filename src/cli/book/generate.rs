@@ -26,7 +26,7 @@ pub fn run<const W: usize, const H: usize>(
 ) -> anyhow::Result<Outcome> {
     let config = engine::single_config::<W, H>(engine_args, "book generate", false)?;
     let options = Options {
-        depth: args.stones as usize,
+        depth: args.depth as usize,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         threads: engine::threads(engine_args),
         config,
