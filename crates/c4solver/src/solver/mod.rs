@@ -14,7 +14,9 @@ pub mod reference;
 pub mod stop;
 pub mod tuned;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
+use web_time::Instant;
 
 use crate::book::Book;
 use crate::position::Board;
