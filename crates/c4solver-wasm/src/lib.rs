@@ -90,6 +90,24 @@ impl Engine {
         Ok(v.to_string())
     }
 
+    /// The answer of `c4solver --json` (solve): the position's score alone, with
+    /// nodes and microseconds (`weak`: only its sign).
+    pub fn score(&mut self, moves: &str, weak: bool) -> Result<String, String> {
+        let query = parse_line::<7, 6>(moves.as_bytes(), false).map_err(|e| e.to_string())?;
+        let mode = if weak { Mode::Weak } else { Mode::Strong };
+        let s = self
+            .solver
+            .solve(&query.position, mode)
+            .map_err(|e| e.to_string())?;
+        Ok(json!({
+            "moves": query.moves,
+            "score": s.score,
+            "nodes": s.nodes,
+            "time_us": s.time.as_micros() as u64,
+        })
+        .to_string())
+    }
+
     /// The book's depth: every position with at most this many stones is answered
     /// without a search (`None` without a book).
     #[wasm_bindgen(js_name = bookDepth)]
