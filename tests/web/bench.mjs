@@ -13,7 +13,9 @@ try {
   const page = await browser.newPage();
   await page.goto(`${base}/`);
   for (const file of files) {
-    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
+    // One position a line; an empty line is the empty board.
+    const lines = readFileSync(file, "utf8").split("\n");
+    if (lines.at(-1) === "") lines.pop();
     const result = await page.evaluate(
       async ({ lines, book }) => {
         const glue = await import(new URL("pkg/c4solver_wasm.js", location.href).href);
