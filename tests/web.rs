@@ -3,12 +3,16 @@
 //! `npm ci --prefix tests/web` installs the driver). The scores it shows, a game
 //! played by clicks, take back, the address and a bad position are checked
 //! against the command line. Without Chromium or the driver, the test fails in
-//! CI (`CI=true`) and is skipped elsewhere, saying what to install.
+//! CI (`CI=true`) and is skipped elsewhere, saying what to install. The same
+//! checks run against the static WebAssembly build (`scripts/build-web`) served by
+//! `python3 -m http.server`, with no c4solver process.
 
 mod common;
 
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use common::server::Server;
 use serde_json::Value;
@@ -60,20 +64,83 @@ fn text(v: &Value) -> &str {
     v.as_str().unwrap_or_else(|| panic!("not a string: {v}"))
 }
 
-#[test]
-fn the_page_in_chromium() {
+/// Whether the browser tests can run; in CI they must.
+fn can_run() -> bool {
     if let Some(why) = missing() {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "the browser test cannot run in CI: {why}"
         );
         eprintln!("skipping the browser test: {why}");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn the_page_in_chromium() {
+    if !can_run() {
         return;
     }
     let server = Server::start(&["--threads", "2", "--quiet"]);
+    check_page(&server.url());
+}
+
+/// The static build (`scripts/build-web`) served by python's plain static server,
+/// with no c4solver process: the WebAssembly solver answers the same.
+#[test]
+fn the_static_build_in_chromium() {
+    if !can_run() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let site = root.join("target").join("web-static");
+    let built = Command::new(root.join("scripts/build-web"))
+        .arg(&site)
+        .stdin(Stdio::null())
+        .status()
+        .expect("scripts/build-web runs");
+    assert!(built.success(), "scripts/build-web failed: {built}");
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Command::new("python3")
+        .args([
+            "-m",
+            "http.server",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+        ])
+        .arg("--directory")
+        .arg(&site)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 -m http.server starts");
+    let url = format!("http://127.0.0.1:{port}");
+    let up = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    let result = std::panic::catch_unwind(|| {
+        assert!(up, "the static server did not start");
+        check_page(&url);
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
+
+/// Drives the page at `url` and checks what it showed against the command line.
+fn check_page(url: &str) {
     let out = Command::new("node")
         .arg(web_dir().join("drive.mjs"))
-        .args(["check", &server.url()])
+        .args(["check", url])
         .arg(chromium())
         .output()
         .expect("node runs");
