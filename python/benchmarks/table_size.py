@@ -35,7 +35,7 @@ def sign(s):
 
 def timed(moves, threads, weak, mb):
     start = time.perf_counter()
-    scores = c4solver.solve_many(moves, weak=weak, threads=threads, book=False, table_mb=mb)
+    scores = c4solver.solve_many(moves, weak=weak, threads=threads, book=False, table_mb=mb).tolist()
     return scores, time.perf_counter() - start
 
 

@@ -80,7 +80,7 @@ def main():
             start = time.perf_counter()
             scores = f()
             times[name].append(time.perf_counter() - start)
-            assert scores == want, f"{name}: wrong scores"
+            assert list(scores) == want, f"{name}: wrong scores"
     rate = {name: len(moves) / statistics.median(t) for name, t in times.items()}
 
     def base(setting, kept):

@@ -1,6 +1,13 @@
-"""Type stubs of the c4solver extension module (the API is re-exported by c4solver)."""
+"""Type stubs of the c4solver extension module (the API is re-exported by c4solver;
+solve_many, analyze_many and legal_mask are c4solver._bulk's, over the private
+batch functions declared at the end)."""
 
-from typing import Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+FULL_COLUMN: int
+"""analyze_many's value for a full column: -128, below every score."""
 
 class Position:
     """A Connect Four position (7 columns, 6 rows) and the moves that led to it.
@@ -22,6 +29,31 @@ class Position:
         Raises ValueError for a column out of range or full, or a move after the
         game was won; TypeError for anything but an int (True and False too).
         """
+    @staticmethod
+    def from_array(a: Any, to_move: Optional[int] = None) -> "Position":
+        """The position drawn in `a`, a 6x7 array (or nested lists) of cells, row 0
+        the top as numpy prints a board: 0 empty, 1 and 2 the players (or 1 and
+        -1). The player with more stones moved first; with as many stones each,
+        `to_move` (1, 2 or -1 as written in `a`; default 1) is to move. The moves
+        are a game that reaches the board.
+
+        Raises ValueError saying why the array cannot be a board of a game: its
+        shape, a bad value, a floating stone, counts that differ by more than
+        one (or a to_move that does not fit them), two fours, or stones that
+        cannot have been played in turn. One four made last is a finished game.
+        """
+    @staticmethod
+    def from_planes(obs: Any) -> "Position":
+        """The position of PettingZoo's connect_four_v3 observation: a 6x7x2 array
+        of 0 and 1, obs[..., 0] the side to move's stones, obs[..., 1] the other
+        side's, row 0 the top. Raises ValueError as from_array does (and for a
+        cell set in both planes)."""
+    def to_array(self) -> np.ndarray:
+        """The board as a 6x7 int8 array, row 0 the top: 1 the first player's
+        stones, 2 the second's, 0 empty."""
+    def to_planes(self) -> np.ndarray:
+        """The board as PettingZoo's 6x7x2 int8 planes: [..., 0] the side to
+        move's stones, [..., 1] the other side's."""
     @property
     def moves(self) -> str:
         """The moves played, as a string of 1-based columns."""
@@ -103,25 +135,24 @@ class Solver:
     def __repr__(self) -> str:
         """Solver(table_mb=64, book=True, threads=2)."""
 
-def solve_many(
-    positions: Iterable[PositionLike],
-    weak: bool = False,
-    threads: Optional[int] = None,
-    table_mb: int = 16,
-    book: bool = True,
-) -> list[int]:
-    """The scores of many positions, in order, as Solver.solve gives them: solved
-    in parallel on `threads` threads (default: every core), each with its own table
-    of `table_mb` megabytes, without the GIL; book as in Solver. The default table
-    is smaller than Solver's (16 MB, not 64): a batch's searches are mostly small
-    and run faster when each thread's table stays near the processor's cache. At
-    the end of the batch, a thread with nothing left joins the searches still
-    running (sharing their table), so that the last hard positions do not leave
-    cores idle.
+def random_positions(
+    n: int, stones: Tuple[int, int] = (1, 41), seed: Optional[int] = None
+) -> list[Position]:
+    """`n` different positions, each with a number of stones drawn uniformly from
+    `stones` (lo, hi) and reached by uniformly random legal moves, as `c4solver
+    generate` draws its candidates (a game won early, the empty board and a
+    position drawn before are drawn again). The same seed gives the same
+    positions; seed=None a random one. Raises ValueError for n < 0, a range
+    outside 0 <= lo <= hi <= 42 or with no position to draw, and a range that
+    runs out of positions."""
 
-    Raises ValueError naming the first bad item, 0-based ("item 2: column 8 is out
-    of range (1..=7) at move 3"), or TypeError for an item that is not a position
-    (and for a str given as the positions), before solving anything; ValueError
-    for threads outside 1..=1024; MemoryError if the threads or tables cannot be
-    had. Ctrl-C stops the batch (KeyboardInterrupt).
-    """
+PositionsArg = Union[Iterable[PositionLike], bytes]
+Progress = Optional[Callable[[int], Any]]
+
+def _solve_many(
+    positions: PositionsArg, weak: bool, threads: Optional[int], table_mb: int, book: bool, progress: Progress = None
+) -> bytes: ...
+def _analyze_many(
+    positions: PositionsArg, weak: bool, threads: Optional[int], table_mb: int, book: bool, progress: Progress = None
+) -> bytes: ...
+def _legal_mask(positions: PositionsArg) -> bytes: ...

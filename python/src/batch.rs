@@ -1,14 +1,20 @@
-//! `solve_many`: the scores of many positions on every core, for labelling data
-//! sets.
+//! Batches for labelling data sets: the scores (`_solve_many`) or every move's
+//! score (`_analyze_many`) of many positions on every core, and which columns
+//! can be played (`_legal_mask`). Each returns its numbers as `bytes` of `int8`
+//! that the package's `c4solver._bulk` wraps in numpy arrays (with the progress
+//! bar, and the check of stacked arrays).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use c4solver::pool::{self, FromIter, PoolError, Worker};
 use c4solver::table::TableError;
-use c4solver::{Position as Board, SolveError, Solver7x6, StopFlag};
+use c4solver::{MoveError, Position as Board, SolveError, Solver7x6, StopFlag};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBytes, PyString};
 
-use crate::position::{PositionArg, type_name};
+use crate::arrays;
+use crate::position::{Position, PositionArg, type_name};
 use crate::solver::{new_joinable_solver, new_solver, thread_count};
 use crate::{interrupt, mode, solve_error, table_error};
 
@@ -16,26 +22,14 @@ use crate::{interrupt, mode, solve_error, table_error};
 /// scores are collected in order, so this only bounds the pool's reordering.
 const AHEAD_PER_WORKER: usize = 64;
 
-/// solve_many(positions, weak=False, threads=None, table_mb=16, book=True) -> list[int]
-///
-/// The scores of many positions (Positions or move strings), in order, as
-/// Solver.solve gives them: solved in parallel on `threads` threads (default:
-/// every core), each with its own table of `table_mb` megabytes and one position
-/// at a time, without the GIL. The default table is smaller than Solver's (16
-/// MB, not 64): each thread has one, and a batch's searches are mostly small, so
-/// they run faster when the tables stay near the processor's cache
-/// (`python/benchmarks/table_size.py`; the figures are in python/README.md). At
-/// the end of the batch, a thread with nothing left joins the searches still
-/// running (sharing their table), so that the last hard positions do not leave
-/// cores idle. With book=True, positions with
-/// at most the built-in book's depth stones are answered from it. Raises
-/// ValueError naming the first bad item, 0-based ("item 2: column 8 is out of
-/// range (1..=7) at move 3"), or TypeError for an item that is not a position
-/// (and for a str given as the positions), before solving anything; ValueError
-/// for threads outside 1..=1024; MemoryError if the threads or tables cannot be
-/// had. Ctrl-C stops the whole batch (KeyboardInterrupt).
-#[pyfunction]
-#[pyo3(signature = (positions, weak = false, threads = None, table_mb = 16, book = true))]
+/// What `_analyze_many` gives for a column that cannot be played (the package's
+/// `FULL_COLUMN`): below every score, so that an argmax never picks it.
+pub const FULL_COLUMN: i8 = i8::MIN;
+
+/// `_solve_many(positions, weak, threads, table_mb, book, progress) -> bytes`:
+/// one int8 score per position, in order (see `c4solver.solve_many`).
+#[pyfunction(name = "_solve_many")]
+#[pyo3(signature = (positions, weak, threads, table_mb, book, progress = None))]
 pub fn solve_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
@@ -43,61 +37,171 @@ pub fn solve_many(
     threads: Option<usize>,
     table_mb: usize,
     book: bool,
-) -> PyResult<Vec<i32>> {
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
     let boards = boards(py, positions)?;
-    let threads = thread_count(threads)?.min(boards.len().max(1));
-    let stop = StopFlag::new();
-    let make = |_| {
-        // Alone, nobody joins: the one-thread solver of Solver(threads=1).
-        let mut state = if threads == 1 {
-            new_solver(table_mb, book, 1)?
-        } else {
-            new_joinable_solver(table_mb, book)?
-        };
-        state.set_stop_flag(stop.clone());
-        let helper = state.helper();
-        Ok::<_, TableError>(Worker { state, helper })
+    let batch = Batch {
+        threads,
+        table_mb,
+        book,
+        progress,
     };
-    let n = boards.len();
-    let scores = interrupt::run(py, &stop, || {
-        let mut scores = Vec::with_capacity(n);
-        let mut error = None;
-        let ran = pool::run(
-            threads,
-            make,
-            FromIter(boards.into_iter()),
-            threads * AHEAD_PER_WORKER,
-            &stop,
-            |solver: &mut Solver7x6, _, board| match solver.solve(&board, mode(weak)) {
-                // Stopped: the pool ends this worker.
-                Err(SolveError::Stopped) => None,
-                result => Some(result.map(|s| s.score)),
-            },
-            |_, result| match result {
-                Ok(score) => {
-                    scores.push(score);
-                    true
-                }
-                Err(e) => {
-                    error = Some(e);
-                    false
-                }
-            },
-        );
-        (ran, error, scores)
+    let scores = batch.run(py, boards, |solver, board| {
+        solver.solve(board, mode(weak)).map(|s| s.score as i8)
     })?;
-    match scores {
-        (Err(PoolError::Worker(e)), _, _) => Err(table_error(e)),
-        (Err(e), _, _) => Err(PyMemoryError::new_err(e.to_string())),
-        (Ok(()), Some(e), _) => Err(solve_error(e)),
-        (Ok(()), None, scores) if scores.len() < n => Err(solve_error(SolveError::Stopped)),
-        (Ok(()), None, scores) => Ok(scores),
+    let bytes: Vec<u8> = scores.into_iter().map(|s| s as u8).collect();
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// `_analyze_many(positions, weak, threads, table_mb, book, progress) -> bytes`:
+/// seven int8 scores per position, in order, [`FULL_COLUMN`] for a full column
+/// (see `c4solver.analyze_many`).
+#[pyfunction(name = "_analyze_many")]
+#[pyo3(signature = (positions, weak, threads, table_mb, book, progress = None))]
+pub fn analyze_many(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+    weak: bool,
+    threads: Option<usize>,
+    table_mb: usize,
+    book: bool,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let boards = boards(py, positions)?;
+    let batch = Batch {
+        threads,
+        table_mb,
+        book,
+        progress,
+    };
+    let rows = batch.run(py, boards, |solver, board| {
+        let a = solver.analyze(board, mode(weak))?;
+        Ok(a.scores().map(|s| s.map_or(FULL_COLUMN, |s| s as i8)))
+    })?;
+    let bytes: Vec<u8> = rows.into_iter().flatten().map(|s| s as u8).collect();
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// `_legal_mask(positions) -> bytes`: seven 0 or 1 per position, 1 for a column
+/// that can be played (none once the game is won).
+#[pyfunction(name = "_legal_mask")]
+pub fn legal_mask(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+    let bytes: Vec<u8> = self::positions(py, positions)?
+        .iter()
+        .flat_map(|p| {
+            (0..Board::WIDTH).map(|c| u8::from(p.won_at().is_none() && p.board().can_play(c)))
+        })
+        .collect();
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// How a batch runs: its threads, their tables, the book, and the progress
+/// callback (called with the positions done so far, every twentieth of a second).
+struct Batch<'py> {
+    threads: Option<usize>,
+    table_mb: usize,
+    book: bool,
+    progress: Option<Bound<'py, PyAny>>,
+}
+
+impl Batch<'_> {
+    /// `job`'s answers for `boards`, in order: solved in parallel, one position
+    /// per thread, each thread with its own table, without the GIL. At the end of
+    /// the batch, a thread with nothing left joins the searches still running,
+    /// as the command line's workers do. Ctrl-C stops the batch
+    /// (KeyboardInterrupt).
+    fn run<R: Send>(
+        &self,
+        py: Python<'_>,
+        boards: Vec<Board>,
+        job: impl Fn(&mut Solver7x6, &Board) -> Result<R, SolveError> + Sync,
+    ) -> PyResult<Vec<R>> {
+        let threads = thread_count(self.threads)?.min(boards.len().max(1));
+        let (table_mb, book) = (self.table_mb, self.book);
+        let stop = StopFlag::new();
+        let make = |_| {
+            // Alone, nobody joins: the one-thread solver of Solver(threads=1).
+            let mut state = if threads == 1 {
+                new_solver(table_mb, book, 1)?
+            } else {
+                new_joinable_solver(table_mb, book)?
+            };
+            state.set_stop_flag(stop.clone());
+            let helper = state.helper();
+            Ok::<_, TableError>(Worker { state, helper })
+        };
+        let n = boards.len();
+        let done = AtomicUsize::new(0);
+        let tick = |_: Python<'_>| match &self.progress {
+            Some(f) => f.call1((done.load(Ordering::Relaxed),)).map(drop),
+            None => Ok(()),
+        };
+        let answers = interrupt::run(py, &stop, tick, || {
+            let mut answers = Vec::with_capacity(n);
+            let mut error = None;
+            let ran = pool::run(
+                threads,
+                make,
+                FromIter(boards.into_iter()),
+                threads * AHEAD_PER_WORKER,
+                &stop,
+                |solver: &mut Solver7x6, _, board| match job(solver, &board) {
+                    // Stopped: the pool ends this worker.
+                    Err(SolveError::Stopped) => None,
+                    result => Some(result),
+                },
+                |_, result| match result {
+                    Ok(answer) => {
+                        answers.push(answer);
+                        done.fetch_add(1, Ordering::Relaxed);
+                        true
+                    }
+                    Err(e) => {
+                        error = Some(e);
+                        false
+                    }
+                },
+            );
+            (ran, error, answers)
+        })?;
+        match answers {
+            (Err(PoolError::Worker(e)), _, _) => Err(table_error(e)),
+            (Err(e), _, _) => Err(PyMemoryError::new_err(e.to_string())),
+            (Ok(()), Some(e), _) => Err(solve_error(e)),
+            (Ok(()), None, answers) if answers.len() < n => Err(solve_error(SolveError::Stopped)),
+            (Ok(()), None, answers) => Ok(answers),
+        }
     }
 }
 
-/// The boards of `positions`, an iterable of Positions or move strings (not a
-/// string itself); a TypeError or ValueError naming the first bad item, 0-based.
+/// The boards to solve of `positions` (see [`positions`]), refusing a finished
+/// game with the item's index.
 fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> {
+    let from_grids = positions.is_instance_of::<PyBytes>();
+    self::positions(py, positions)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| match p.won_at() {
+            None => Ok(*p.board()),
+            Some(_) if from_grids => Err(PyValueError::new_err(format!(
+                "item {i}: the board holds four in a row: the game is over"
+            ))),
+            Some(index) => Err(PyValueError::new_err(format!(
+                "item {i}: {}",
+                MoveError::GameOver { index }
+            ))),
+        })
+        .collect()
+}
+
+/// The positions of `positions`: an iterable of Positions or move strings (not
+/// a string itself), or `bytes` of stacked 6x7 grids of int8 cells (from a
+/// checked `(N, 6, 7)` array); a TypeError or ValueError naming the first bad
+/// item, 0-based.
+fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
+    if let Ok(bytes) = positions.cast::<PyBytes>() {
+        return grids(bytes.as_bytes());
+    }
     if positions.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
             "positions must be a list (or any iterable) of positions, not a str: \
@@ -106,16 +210,19 @@ fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> 
     }
     let items = positions.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
-            "positions must be a list (or any iterable) of Positions or move strings, not {}",
+            "positions must be a list (or any iterable) of Positions or move strings, \
+             or an array of shape (N, 6, 7), not {}",
             type_name(positions)
         ))
     })?;
-    let mut boards = Vec::new();
+    let mut out = Vec::new();
     for (i, item) in items.enumerate() {
-        let item = item?;
-        let board = item
+        let p = item?
             .extract::<PositionArg>()
-            .and_then(|p| p.board())
+            .and_then(|p| match p {
+                PositionArg::Position(p) => Ok(p),
+                PositionArg::Moves(m) => Position::parse(&m).map_err(crate::value_error),
+            })
             .map_err(|e| {
                 let message = format!("item {i}: {}", e.value(py));
                 if e.is_instance_of::<PyTypeError>(py) {
@@ -124,7 +231,27 @@ fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> 
                     PyValueError::new_err(message)
                 }
             })?;
-        boards.push(board);
+        out.push(p);
     }
-    Ok(boards)
+    Ok(out)
+}
+
+/// The positions of stacked 6x7 grids of int8 cells, row-major.
+fn grids(bytes: &[u8]) -> PyResult<Vec<Position>> {
+    let cells = arrays::ROWS * arrays::COLS;
+    if !bytes.len().is_multiple_of(cells) {
+        return Err(PyValueError::new_err(format!(
+            "stacked grids take {cells} bytes each, not {} in all",
+            bytes.len()
+        )));
+    }
+    bytes
+        .chunks(cells)
+        .enumerate()
+        .map(|(i, g)| {
+            let values: Vec<i64> = g.iter().map(|&b| i64::from(b as i8)).collect();
+            arrays::from_grid(&arrays::grid(&values), None)
+                .map_err(|e| PyValueError::new_err(format!("item {i}: {e}")))
+        })
+        .collect()
 }

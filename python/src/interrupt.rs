@@ -39,7 +39,7 @@ pub fn run_if<T: Send>(
     search: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     if watch {
-        run(py, stop, search)
+        run(py, stop, |_| Ok(()), search)
     } else {
         Ok(py.detach(search))
     }
@@ -47,11 +47,14 @@ pub fn run_if<T: Send>(
 
 /// Runs `search` on another thread, without the GIL, and returns its answer; if a
 /// signal handler raises meanwhile, sets `stop` (which `search` must poll), waits
-/// for `search` to return, clears `stop` and raises the handler's exception. A
-/// thread that cannot start is a MemoryError.
+/// for `search` to return, clears `stop` and raises the handler's exception.
+/// `tick` runs with the GIL every [`POLL`] while the search runs (a progress
+/// bar); an error from it stops the search the same way. A thread that cannot
+/// start is a MemoryError.
 pub fn run<T: Send>(
     py: Python<'_>,
     stop: &StopFlag,
+    mut tick: impl FnMut(Python<'_>) -> PyResult<()>,
     search: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
@@ -79,7 +82,7 @@ pub fn run<T: Send>(
             match answer {
                 Ok(t) => return Ok(t),
                 Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
+                    if let Err(e) = tick(py).and_then(|()| py.check_signals()) {
                         stop.stop();
                         // The search sees the flag within a fraction of a millisecond.
                         let _ = py.detach(move || wait(rx, None));

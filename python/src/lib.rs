@@ -1,13 +1,16 @@
 //! Python bindings of c4solver (the `c4solver._c4solver` extension module).
 //!
 //! Thin wrappers: every rule lives in the `c4solver` crate. Columns are 1-based, as
-//! in the move notation. A bad move string raises `ValueError` with the same
+//! in the move notation. The batches hand their numbers back as bytes, which the
+//! package's Python side (`c4solver/_bulk.py`) wraps in numpy arrays. A bad move string raises `ValueError` with the same
 //! message as the command line; searches release the GIL and stop on Ctrl-C
 //! ([`interrupt`]).
 
+mod arrays;
 mod batch;
 mod interrupt;
 mod position;
+mod random;
 mod solver;
 
 use c4solver::table::TableError;
@@ -54,5 +57,9 @@ fn _c4solver(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::Position>()?;
     m.add_class::<solver::Solver>()?;
     m.add_function(wrap_pyfunction!(batch::solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::analyze_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::legal_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(random::random_positions, m)?)?;
+    m.add("FULL_COLUMN", batch::FULL_COLUMN)?;
     Ok(())
 }

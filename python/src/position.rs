@@ -7,6 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
+use crate::arrays;
 use crate::value_error;
 
 /// A Connect Four position (7 columns, 6 rows) and the moves that led to it.
@@ -22,7 +23,7 @@ pub struct Position {
 impl Position {
     /// Plays `moves` from the empty board; a move that makes four in a row ends the
     /// game (any further move is an error).
-    fn parse(moves: &str) -> Result<Self, MoveError> {
+    pub fn parse(moves: &str) -> Result<Self, MoveError> {
         let mut p = Position {
             board: Board::new(),
             moves: String::new(),
@@ -32,6 +33,16 @@ impl Position {
             p = p.played(ch, i + 1)?;
         }
         Ok(p)
+    }
+
+    /// The board, which may hold four in a row (see [`Position::won_at`]).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The 1-based index of the move that made four in a row, if any.
+    pub fn won_at(&self) -> Option<usize> {
+        self.won_at
     }
 
     /// The position after the move written `ch`, the `index`-th of the game.
@@ -108,6 +119,69 @@ impl Position {
                 Board::WIDTH
             ))),
         }
+    }
+
+    /// Position.from_array(a, to_move=None) -> Position
+    ///
+    /// The position drawn in `a`, a 6x7 array (or nested lists) of cells, row 0
+    /// the top as numpy prints a board: 0 empty, 1 and 2 the two players (or 1
+    /// and -1). The player with more stones moved first; with as many stones
+    /// each, `to_move` says who is to move (1, 2 or -1 as written in `a`;
+    /// default 1). The moves are a game that reaches the board (any one: the
+    /// book and the search need only the position).
+    ///
+    /// >>> Position.from_array([[0] * 7] * 5 + [[0, 0, 0, 1, 2, 0, 0]]).moves
+    /// '45'
+    ///
+    /// Raises ValueError saying why an array cannot be a board of a game: its
+    /// shape, a bad value, a floating stone, counts that differ by more than one
+    /// (or a to_move that does not fit them), two fours, or stones that cannot
+    /// have been played in turn. An array with one four made last is a finished
+    /// game (is_won() is True).
+    #[staticmethod]
+    #[pyo3(signature = (a, to_move = None))]
+    fn from_array(a: &Bound<'_, PyAny>, to_move: Option<i64>) -> PyResult<Self> {
+        let values = arrays::read_cells(a, &[arrays::ROWS, arrays::COLS])?;
+        arrays::from_grid(&arrays::grid(&values), to_move).map_err(PyValueError::new_err)
+    }
+
+    /// Position.from_planes(obs) -> Position
+    ///
+    /// The position of `obs`, a 6x7x2 array of 0 and 1 as PettingZoo's
+    /// `connect_four_v3` observes it: obs[..., 0] the stones of the side to
+    /// move, obs[..., 1] the other side's, row 0 the top. Raises ValueError as
+    /// from_array does (and for a cell set in both planes).
+    #[staticmethod]
+    fn from_planes(obs: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let values = arrays::read_cells(obs, &[arrays::ROWS, arrays::COLS, 2])?;
+        arrays::from_planes(&values).map_err(PyValueError::new_err)
+    }
+
+    /// to_array() -> numpy.ndarray
+    ///
+    /// The board as a 6x7 int8 array, row 0 the top: 1 for the first player's
+    /// stones, 2 for the second's, 0 empty. Position.from_array(p.to_array())
+    /// == p for a position from a string of moves.
+    fn to_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        arrays::numpy_int8(py, arrays::to_grid(&self.board).map(Vec::from).to_vec())
+    }
+
+    /// to_planes() -> numpy.ndarray
+    ///
+    /// The board as PettingZoo's 6x7x2 int8 planes: [..., 0] the stones of the
+    /// side to move, [..., 1] the other side's, row 0 the top.
+    fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let first_to_move = self.board.moves_played().is_multiple_of(2);
+        let (mine, theirs) = if first_to_move { (1, 2) } else { (2, 1) };
+        let planes: Vec<Vec<[i8; 2]>> = arrays::to_grid(&self.board)
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&v| [i8::from(v == mine), i8::from(v == theirs)])
+                    .collect()
+            })
+            .collect();
+        arrays::numpy_int8(py, planes)
     }
 
     /// The moves played, as a string of 1-based columns.

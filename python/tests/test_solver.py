@@ -12,6 +12,11 @@ from c4solver import Position, Solver, solve_many
 from conftest import pons_set
 
 
+def solve_list(*args, **kwargs):
+    """solve_many's scores (a numpy array) as a list, to compare with lists."""
+    return solve_many(*args, **kwargs).tolist()
+
+
 def test_the_readme_examples():
     s = Solver()
     assert s.solve("4455") == 18
@@ -95,12 +100,15 @@ def test_non_positions_are_type_errors_in_plain_words():
         assert str(e.value) == f"a position is a Position or a move string such as '4453', not {name}"
     with pytest.raises(TypeError, match=r"^positions must be a list \(or any iterable\) of positions, not a str"):
         solve_many("4455")
-    with pytest.raises(TypeError, match=r"^positions must be a list \(or any iterable\) of Positions or move strings, not int$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^positions must be a list \(or any iterable\) of Positions or move strings, or an array of shape \(N, 6, 7\), not int$",
+    ):
         solve_many(4455)
     with pytest.raises(TypeError, match=r"^item 1: a position is a Position or a move string such as '4453', not NoneType$"):
         solve_many(["4455", None])
     # Any iterable of positions, generators too.
-    assert solve_many(m for m in ("4455", Position("4455"))) == [18, 18]
+    assert solve_list(m for m in ("4455", Position("4455"))) == [18, 18]
 
 
 def test_settings_are_kept():
@@ -132,11 +140,11 @@ def test_solve_many_keeps_the_order_and_matches_solve():
     pairs = pons_set("Test_L2_R2")[:40] + pons_set("Test_L3_R1")[:40]
     moves = [m for m, _ in pairs]
     want = [s for _, s in pairs]
-    assert solve_many(moves) == want
-    assert solve_many(moves, threads=1) == want
-    assert solve_many([Position(m) for m in moves], threads=3) == want
-    assert solve_many(moves, weak=True) == [(s > 0) - (s < 0) for s in want]
-    assert solve_many([]) == []
+    assert solve_list(moves) == want
+    assert solve_list(moves, threads=1) == want
+    assert solve_list([Position(m) for m in moves], threads=3) == want
+    assert solve_list(moves, weak=True) == [(s > 0) - (s < 0) for s in want]
+    assert solve_list([]) == []
 
 
 def test_solve_many_default_table_searches_exactly():
@@ -148,9 +156,9 @@ def test_solve_many_default_table_searches_exactly():
     want = [s for _, s in pairs]
     signs = [(s > 0) - (s < 0) for s in want]
     for threads in (1, 2):
-        assert solve_many(moves, threads=threads, book=False) == want
-        assert solve_many(moves, threads=threads, book=False, weak=True) == signs
-    assert solve_many(moves, threads=1, book=False, table_mb=64) == want
+        assert solve_list(moves, threads=threads, book=False) == want
+        assert solve_list(moves, threads=threads, book=False, weak=True) == signs
+    assert solve_list(moves, threads=1, book=False, table_mb=64) == want
 
 
 def test_solve_many_names_the_bad_item():
@@ -165,7 +173,7 @@ def test_agreement_with_the_command_line(cli):
     out = cli(["solve"], "".join(m + "\n" for m in moves))
     assert out.returncode == 0, out.stderr
     cli_scores = [int(line.split()[1]) for line in out.stdout.splitlines()]
-    assert cli_scores == solve_many(moves)
+    assert cli_scores == solve_list(moves)
     # The same bad line gets the same message.
     out = cli(["solve"], "4480\n")
     assert out.returncode == 1
@@ -200,7 +208,7 @@ def test_book_on_and_off_give_the_same_scores():
         assert on.solve(m) == off.solve(m) == score, m
     for m, _ in pairs[2:6] + pairs[15:20]:
         assert on.analyze(m) == off.analyze(m), m
-    assert solve_many(moves, book=False) == solve_many(moves, book=True) == [s for _, s in pairs]
+    assert solve_list(moves, book=False) == solve_list(moves, book=True) == [s for _, s in pairs]
 
 
 @pytest.mark.skipif(not os.environ.get("C4_SLOW"), reason="about 15 s: C4_SLOW=1 pytest python/tests -k book_free")
@@ -226,7 +234,7 @@ def test_solve_many_equals_solve_one_by_one():
     moves = [m for m, _ in pairs]
     s = Solver(threads=1)
     for weak in (False, True):
-        assert solve_many(moves, weak=weak, threads=2, table_mb=8) == [s.solve(m, weak=weak) for m in moves]
+        assert solve_list(moves, weak=weak, threads=2, table_mb=8) == [s.solve(m, weak=weak) for m in moves]
 
 
 def test_solve_many_joins_the_last_searches_and_stays_exact():
@@ -238,5 +246,5 @@ def test_solve_many_joins_the_last_searches_and_stays_exact():
     for batch in (hard[:1], easy + hard):
         moves = [m for m, _ in batch]
         want = [s for _, s in batch]
-        assert solve_many(moves, threads=2, book=False) == want
-        assert solve_many(moves, threads=3, weak=True, book=False) == [(s > 0) - (s < 0) for s in want]
+        assert solve_list(moves, threads=2, book=False) == want
+        assert solve_list(moves, threads=3, weak=True, book=False) == [(s > 0) - (s < 0) for s in want]

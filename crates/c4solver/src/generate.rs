@@ -10,6 +10,7 @@
 //! same thirds of its cells ([`Stage::stones_on`], [`Difficulty::of_on`]).
 
 use std::collections::HashSet;
+use std::ops::RangeInclusive;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -54,12 +55,13 @@ pub struct Generated {
     pub score: i32,
 }
 
-/// A random position of `stage`, or `None` if the random game ended before it.
+/// A random position with a number of stones drawn uniformly in `stones` (at
+/// most one short of a full board), or `None` if the random game was won before
+/// it or the draw was the empty board.
 fn random_position<const W: usize, const H: usize>(
     rng: &mut ChaCha8Rng,
-    stage: Stage,
+    stones: &RangeInclusive<usize>,
 ) -> Option<(String, Board<W, H>)> {
-    let stones = stage.stones_on(W * H);
     // A full board has no move to make: stop one short of it.
     let ply = rng.random_range(*stones.start()..=(*stones.end()).min(W * H - 1));
     // Never the empty board: everyone knows it (score 1), and one solve of it takes
@@ -80,6 +82,41 @@ fn random_position<const W: usize, const H: usize>(
         moves.push(Board::<W, H>::column_symbol(col));
     }
     Some((moves, pos))
+}
+
+/// Whether [`draws`] can draw anything from `stones`: a range that holds a
+/// number from 1 to one short of a full board.
+pub fn drawable(cells: usize, stones: &RangeInclusive<usize>) -> bool {
+    let (lo, hi) = (
+        *stones.start(),
+        (*stones.end()).min(cells.saturating_sub(1)),
+    );
+    lo <= hi && hi >= 1
+}
+
+/// Random positions with `stones` stones, as the generator draws its candidates
+/// (see the module documentation), each position at most once: one item per draw,
+/// `None` for a draw that gave no new position (a game won before its last stone,
+/// the empty board, or a position drawn before), so that a caller can tell a
+/// range that has run out of positions. The same seed gives the same sequence.
+/// Endless.
+///
+/// # Panics
+/// If `stones` is not [`drawable`].
+pub fn draws<const W: usize, const H: usize>(
+    stones: RangeInclusive<usize>,
+    seed: u64,
+) -> impl Iterator<Item = Option<(String, Board<W, H>)>> + Send + use<W, H> {
+    assert!(
+        drawable(W * H, &stones),
+        "no position to draw from {stones:?} stones"
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    std::iter::from_fn(move || {
+        let drawn = random_position::<W, H>(&mut rng, &stones);
+        Some(drawn.filter(|(_, pos)| seen.insert(pos.key())))
+    })
 }
 
 /// Whether the strong score of `pos` puts it in `difficulty`, decided by
@@ -110,25 +147,13 @@ fn in_bucket<const W: usize, const H: usize>(
 }
 
 /// The candidates of `request`, in the order the generator examines them: random
-/// positions of the stage (see the module documentation), each position at most
-/// once. The same seed gives the same sequence. Endless: the caller stops
-/// (see [`generate`]).
+/// positions of the stage ([`draws`] from its stones), each position at most
+/// once. The same seed gives the same sequence. Endless: the caller stops (see
+/// [`generate`]).
 pub fn candidates<const W: usize, const H: usize>(
     request: &Request,
 ) -> impl Iterator<Item = (String, Board<W, H>)> + Send + use<W, H> {
-    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
-    let mut seen = HashSet::new();
-    let stage = request.stage;
-    std::iter::from_fn(move || {
-        loop {
-            let Some((moves, pos)) = random_position::<W, H>(&mut rng, stage) else {
-                continue;
-            };
-            if seen.insert(pos.key()) {
-                return Some((moves, pos));
-            }
-        }
-    })
+    draws::<W, H>(request.stage.stones_on(W * H), request.seed).flatten()
 }
 
 /// The strong score of `pos` if its moves left under perfect play put it in
@@ -220,6 +245,15 @@ mod tests {
         }
         let c = generate(&Request { seed: 8, ..req }, &mut s, |_, _, _| ()).unwrap();
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn a_small_range_runs_out() {
+        // One stone: seven positions, each drawn once; the rest are `None`.
+        let drawn: Vec<_> = draws::<7, 6>(1..=1, 3).take(500).flatten().collect();
+        assert_eq!(drawn.len(), 7);
+        assert!(!drawable(42, &(0..=0)) && !drawable(42, &(42..=42)));
+        assert!(drawable(42, &(0..=1)) && drawable(42, &(29..=42)));
     }
 
     #[test]

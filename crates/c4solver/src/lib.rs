@@ -117,7 +117,7 @@ pub mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};
-pub use position::{Board, MoveError, Position};
+pub use position::{Board, MoveError, Position, StonesError};
 pub use size::{Size, SizeError};
 pub use solver::{
     Config, DepthKind, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6, SolverKind,

@@ -55,6 +55,9 @@
 
 use std::fmt;
 
+mod replay;
+pub use replay::StonesError;
+
 /// The standard board: 7 columns, 6 rows.
 pub type Position = Board<7, 6>;
 
