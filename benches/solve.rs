@@ -34,11 +34,7 @@ fn bench_sets(c: &mut Criterion) {
         (SolverKind::Reference, &reference_sets[..]),
         (SolverKind::Tuned, &tuned_sets[..]),
     ] {
-        let mut solver = Solver7x6::new(Config {
-            book: false,
-            ..Config::for_solver(kind)
-        })
-        .unwrap();
+        let mut solver = Solver7x6::new(Config::for_solver(kind)).unwrap();
         let mut group = c.benchmark_group(kind.name());
         group.sample_size(10);
         for set in sets {

@@ -1,5 +1,6 @@
 //! Analysis checked against book-free solves, on a random sample of each of
-//! Pascal Pons' six sets (`../shared/pons-testsets/`), strong and weak:
+//! Pascal Pons' six sets (the first 300 of each, vendored in `tests/data/pons/`),
+//! strong and weak:
 //!
 //! * every playable column scores `-solve(child)`, a move that wins at once
 //!   `(43 - stones) / 2` (its sign in weak mode), a full column nothing;
@@ -32,7 +33,7 @@ fn seed() -> u64 {
 
 /// `count` distinct entries of the set `name`, drawn at random.
 fn sample(name: &str, count: usize) -> Vec<Entry> {
-    let mut entries = common::pons_set(name).entries;
+    let mut entries = common::pons_sample(name).entries;
     let mut rng = ChaCha8Rng::seed_from_u64(seed() ^ name.len() as u64);
     let mut out = Vec::new();
     while out.len() < count && !entries.is_empty() {
@@ -159,7 +160,7 @@ fn check_set(name: &str, count: usize) {
     let thorough = !name.starts_with("Test_L1");
     // The analyst with the opening book (every position of up to 8 stones), the
     // oracle without it.
-    let mut analyst = Solver7x6::new(Config::default()).unwrap();
+    let mut analyst = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let mut oracle = Solver7x6::new(Config::tuned_without_book()).unwrap();
     let entries = sample(name, count);
     assert_eq!(entries.len(), count);

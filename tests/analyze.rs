@@ -92,7 +92,7 @@ fn weak_scores_are_the_signs() {
 fn the_principal_variation_is_one_more_field() {
     let out = run_stdin(&["analyze", "--pv"], &input());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     for ((_, strong), line) in TUTORIAL.iter().zip(text(&out.stdout).lines()) {
         let (scores, pv) = line.rsplit_once(' ').unwrap();
         assert_eq!(scores, *strong);
@@ -205,7 +205,7 @@ fn options_go_after_the_subcommand() {
 fn a_full_board_has_no_move() {
     // A drawn Middle-Medium position played out best fills the board with no four.
     let start = "274552224131661";
-    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let line = solver
         .principal_variation(&Position::parse(start).unwrap(), Mode::Strong)
         .unwrap();

@@ -134,34 +134,6 @@ fn every_entry_agrees_with_connect_four_ai() {
     assert_eq!(checked, book.len().min(129_498));
 }
 
-#[test]
-fn pons_positions_in_the_book_score_as_labelled() {
-    let book = builtin();
-    let mut with_book = Solver7x6::new(Config::default()).unwrap();
-    let mut checked = 0;
-    for set in [
-        "Test_L1_R1",
-        "Test_L1_R2",
-        "Test_L1_R3",
-        "Test_L2_R1",
-        "Test_L2_R2",
-        "Test_L3_R1",
-    ] {
-        for e in common::pons_set(set).entries {
-            if e.position.moves_played() > book.depth() {
-                continue;
-            }
-            assert_eq!(book.score(&e.position), Some(e.score), "{set} {}", e.moves);
-            let s = with_book.solve(&e.position, Mode::Strong).unwrap();
-            assert_eq!((s.score, s.nodes), (e.score, 0), "{set} {}", e.moves);
-            let w = with_book.solve(&e.position, Mode::Weak).unwrap();
-            assert_eq!(w.score, e.score.signum(), "{set} {} weak", e.moves);
-            checked += 1;
-        }
-    }
-    assert!(checked >= 11, "only {checked} positions");
-}
-
 /// A random sample of the deepest layer (200 entries when it holds 8 stones or
 /// more, where a book-free search takes a fraction of a second) against two
 /// book-free null-window searches each: the score is at least the stored one, and
@@ -193,4 +165,39 @@ fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
             assert!(at_most <= score, "{key:#x}: {score} stored, above it");
         }
     });
+}
+
+/// The tests that read the full sets from `../shared/pons-testsets/`: ignored by
+/// default, run by `.ci/run` (`cargo test -- --ignored pons_sets`).
+mod pons_sets {
+    use super::*;
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn pons_positions_in_the_book_score_as_labelled() {
+        let book = builtin();
+        let mut with_book = Solver7x6::with_builtin_book(Config::default()).unwrap();
+        let mut checked = 0;
+        for set in [
+            "Test_L1_R1",
+            "Test_L1_R2",
+            "Test_L1_R3",
+            "Test_L2_R1",
+            "Test_L2_R2",
+            "Test_L3_R1",
+        ] {
+            for e in common::pons_set(set).entries {
+                if e.position.moves_played() > book.depth() {
+                    continue;
+                }
+                assert_eq!(book.score(&e.position), Some(e.score), "{set} {}", e.moves);
+                let s = with_book.solve(&e.position, Mode::Strong).unwrap();
+                assert_eq!((s.score, s.nodes), (e.score, 0), "{set} {}", e.moves);
+                let w = with_book.solve(&e.position, Mode::Weak).unwrap();
+                assert_eq!(w.score, e.score.signum(), "{set} {} weak", e.moves);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 11, "only {checked} positions");
+    }
 }

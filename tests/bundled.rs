@@ -40,11 +40,7 @@ fn check(
             e.moves
         );
     }
-    let mut solver = Solver7x6::new(Config {
-        book: false,
-        ..Config::for_solver(kind)
-    })
-    .unwrap();
+    let mut solver = Solver7x6::new(Config::for_solver(kind)).unwrap();
     for e in set.entries.iter().take(sample) {
         assert_eq!(
             solver.solve(&e.position, Mode::Strong).unwrap().score,

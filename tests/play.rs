@@ -75,7 +75,7 @@ fn replay(
         .filter_map(|l| l.strip_prefix("solver plays "))
         .map(|c| c.parse::<usize>().unwrap() - 1);
     let mut human = input.lines().map(|l| l.parse::<usize>().unwrap() - 1);
-    let mut oracle = Solver7x6::new(Config::default()).unwrap();
+    let mut oracle = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let mut pos = Position::parse(start).unwrap();
     loop {
         let humans_turn = pos.moves_played() % 2 == usize::from(!human_first);
@@ -246,7 +246,7 @@ fn hints_take_backs_and_quit() {
     assert_eq!(out.status.code(), Some(0));
     // h: every column's score for the human, as the library's analysis gives them.
     let pos = Position::parse(start).unwrap();
-    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let a = solver.analyze(&pos, Mode::Strong).unwrap();
     let row: String = a
         .scores()
@@ -280,7 +280,7 @@ fn a_bad_start_is_refused() {
     );
     // A full board that holds no four (START, a draw, played out best): a draw at
     // once.
-    let mut solver = Solver7x6::new(Config::default()).unwrap();
+    let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let line = solver
         .principal_variation(&Position::parse(START).unwrap(), Mode::Strong)
         .unwrap();

@@ -41,58 +41,71 @@ fn run(name: &str, mode: Mode) -> f64 {
     nodes as f64 / set.entries.len() as f64
 }
 
-#[test]
-fn end_easy_strong() {
-    assert_eq!(sig4(run("Test_L3_R1", Mode::Strong)), "92.84");
-}
+/// The tests that read the full sets from `../shared/pons-testsets/`: ignored by
+/// default, run by `.ci/run` (`cargo test -- --ignored pons_sets`).
+mod pons_sets {
+    use super::*;
 
-#[test]
-fn end_easy_weak() {
-    assert_eq!(sig4(run("Test_L3_R1", Mode::Weak)), "68.69");
-}
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn end_easy_strong() {
+        assert_eq!(sig4(run("Test_L3_R1", Mode::Strong)), "92.84");
+    }
 
-#[test]
-fn middle_easy_strong() {
-    assert_eq!(sig4(run("Test_L2_R1", Mode::Strong)), "207,900");
-}
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn end_easy_weak() {
+        assert_eq!(sig4(run("Test_L3_R1", Mode::Weak)), "68.69");
+    }
 
-#[test]
-fn middle_easy_weak() {
-    assert_eq!(sig4(run("Test_L2_R1", Mode::Weak)), "28,750");
-}
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn middle_easy_strong() {
+        assert_eq!(sig4(run("Test_L2_R1", Mode::Strong)), "207,900");
+    }
 
-#[test]
-fn middle_medium_strong() {
-    assert_eq!(sig4(run("Test_L2_R2", Mode::Strong)), "1,731,000");
-}
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn middle_easy_weak() {
+        assert_eq!(sig4(run("Test_L2_R1", Mode::Weak)), "28,750");
+    }
 
-#[test]
-fn middle_medium_weak() {
-    assert_eq!(sig4(run("Test_L2_R2", Mode::Weak)), "752,300");
-}
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn middle_medium_strong() {
+        assert_eq!(sig4(run("Test_L2_R2", Mode::Strong)), "1,731,000");
+    }
 
-/// The bucket rules of `testset` put every Pons position in its own file's bucket.
-#[test]
-fn buckets_match_pons_files() {
-    let files = [
-        ("Test_L3_R1", Stage::End, Difficulty::Easy),
-        ("Test_L2_R1", Stage::Middle, Difficulty::Easy),
-        ("Test_L2_R2", Stage::Middle, Difficulty::Medium),
-        ("Test_L1_R1", Stage::Begin, Difficulty::Easy),
-        ("Test_L1_R2", Stage::Begin, Difficulty::Medium),
-        ("Test_L1_R3", Stage::Begin, Difficulty::Hard),
-    ];
-    for (name, stage, difficulty) in files {
-        for e in common::pons_set(name).entries {
-            let n = e.position.moves_played();
-            assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
-            assert_eq!(
-                Difficulty::of(moves_left(n, e.score)),
-                difficulty,
-                "{name} {} {}",
-                e.moves,
-                e.score
-            );
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn middle_medium_weak() {
+        assert_eq!(sig4(run("Test_L2_R2", Mode::Weak)), "752,300");
+    }
+
+    /// The bucket rules of `testset` put every Pons position in its own file's bucket.
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn buckets_match_pons_files() {
+        let files = [
+            ("Test_L3_R1", Stage::End, Difficulty::Easy),
+            ("Test_L2_R1", Stage::Middle, Difficulty::Easy),
+            ("Test_L2_R2", Stage::Middle, Difficulty::Medium),
+            ("Test_L1_R1", Stage::Begin, Difficulty::Easy),
+            ("Test_L1_R2", Stage::Begin, Difficulty::Medium),
+            ("Test_L1_R3", Stage::Begin, Difficulty::Hard),
+        ];
+        for (name, stage, difficulty) in files {
+            for e in common::pons_set(name).entries {
+                let n = e.position.moves_played();
+                assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
+                assert_eq!(
+                    Difficulty::of(moves_left(n, e.score)),
+                    difficulty,
+                    "{name} {} {}",
+                    e.moves,
+                    e.score
+                );
+            }
         }
     }
 }

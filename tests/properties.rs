@@ -32,10 +32,7 @@ fn configs() -> Vec<Config> {
     let mut all = Vec::new();
     for kind in [SolverKind::Reference, SolverKind::Tuned] {
         // each search with its own table first, then every other design and policy
-        let own = Config {
-            book: false,
-            ..Config::for_solver(kind)
-        };
+        let own = Config::for_solver(kind);
         all.push(own);
         for table in TableKind::ALL {
             for &replace in table.policies() {
@@ -48,7 +45,6 @@ fn configs() -> Vec<Config> {
                     replace,
                     // the compact table needs 64 MB on 7x6 (small boards need less)
                     table_mb: if table == TableKind::Compact { 64 } else { 1 },
-                    book: false,
                     ..Config::default()
                 });
             }

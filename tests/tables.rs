@@ -1,8 +1,9 @@
 //! Every table design and replacement policy gives exact scores with both
 //! searches, on Pascal Pons' test sets (strong and weak).
 //!
-//! The sets are read from `../shared/pons-testsets` (or `$C4_PONS_DIR`); if they are
-//! missing, the tests fail with a message saying where they should be.
+//! The sets are the first 300 positions of each, vendored in `tests/data/pons/`;
+//! the tests of `pons_sets` (ignored by default, run by `.ci/run`) read the full
+//! sets from `../shared/pons-testsets` (or `$C4_PONS_DIR`).
 //! Tables are 4 MB so that replacement happens often (the compact table needs
 //! 63 MB and gets 64).
 //!
@@ -35,10 +36,9 @@ use c4solver::table::TableStats;
 use c4solver::testset::TestSet;
 use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6, SolverKind, TableKind};
 
-/// A Pons set; a missing folder fails the test with a message saying where the
-/// sets should be (regression: these tests passed silently without them).
+/// The vendored sample of a Pons set (its first 300 positions).
 fn set(name: &str) -> Option<TestSet> {
-    Some(common::pons_set(name))
+    Some(common::pons_sample(name))
 }
 
 /// Every table design and policy of the reference search (the depth-aware
@@ -64,7 +64,6 @@ fn designs(kind: SolverKind) -> Vec<Config> {
                     depth,
                     table_mb: if table == TableKind::Compact { 64 } else { 4 },
                     stats: kind == SolverKind::Reference,
-                    book: false,
                     ..Config::default()
                 });
             }
@@ -77,6 +76,23 @@ fn designs(kind: SolverKind) -> Vec<Config> {
 /// statistics' invariants.
 fn check(config: Config, name: &str, modes: &[Mode], pick: impl Fn(usize) -> bool) {
     let Some(set) = set(name) else { return };
+    check_set(config, &set, name, modes, pick);
+}
+
+/// [`check`] on the full set, from `../shared/pons-testsets/`; a missing folder
+/// fails the test with a message saying where the sets should be.
+fn check_full(config: Config, name: &str, modes: &[Mode], pick: impl Fn(usize) -> bool) {
+    check_set(config, &common::pons_set(name), name, modes, pick);
+}
+
+/// [`check`] on the positions of `set`.
+fn check_set(
+    config: Config,
+    set: &TestSet,
+    name: &str,
+    modes: &[Mode],
+    pick: impl Fn(usize) -> bool,
+) {
     let mut solver = Solver7x6::new(config).unwrap();
     for &mode in modes {
         let mut total = TableStats::default();
@@ -105,41 +121,6 @@ fn check(config: Config, name: &str, modes: &[Mode], pick: impl Fn(usize) -> boo
 }
 
 const BOTH: [Mode; 2] = [Mode::Strong, Mode::Weak];
-
-#[test]
-fn tuned_every_design_end_and_middle_easy_in_full() {
-    let all = designs(SolverKind::Tuned);
-    assert_eq!(all.len(), 15);
-    for c in all {
-        check(c, "Test_L3_R1", &BOTH, |_| true);
-        check(c, "Test_L2_R1", &BOTH, |_| true);
-    }
-}
-
-#[test]
-fn tuned_every_design_middle_medium_in_full() {
-    common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
-        for &c in part {
-            check(c, "Test_L2_R2", &BOTH, |_| true);
-        }
-    });
-}
-
-#[test]
-fn tuned_every_design_begin_easy_in_full() {
-    common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
-        for &c in part {
-            check(c, "Test_L1_R1", &BOTH, |_| true);
-        }
-    });
-}
-
-#[test]
-fn end_easy_in_full() {
-    for c in configs() {
-        check(c, "Test_L3_R1", &BOTH, |_| true);
-    }
-}
 
 #[test]
 fn middle_easy_sampled() {
@@ -205,8 +186,53 @@ fn statistics_do_not_change_the_reference_search() {
 #[ignore = "minutes: cargo test --release --test tables -- --ignored"]
 fn full_runs() {
     for c in configs() {
-        check(c, "Test_L3_R1", &BOTH, |_| true);
-        check(c, "Test_L2_R1", &BOTH, |_| true);
-        check(c, "Test_L2_R2", &BOTH, |_| true);
+        check_full(c, "Test_L3_R1", &BOTH, |_| true);
+        check_full(c, "Test_L2_R1", &BOTH, |_| true);
+        check_full(c, "Test_L2_R2", &BOTH, |_| true);
+    }
+}
+
+/// The tests that read the full sets from `../shared/pons-testsets/`: ignored by
+/// default, run by `.ci/run` (`cargo test -- --ignored pons_sets`).
+mod pons_sets {
+    use super::*;
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn tuned_every_design_end_and_middle_easy_in_full() {
+        let all = designs(SolverKind::Tuned);
+        assert_eq!(all.len(), 15);
+        for c in all {
+            check_full(c, "Test_L3_R1", &BOTH, |_| true);
+            check_full(c, "Test_L2_R1", &BOTH, |_| true);
+        }
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn tuned_every_design_middle_medium_in_full() {
+        common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
+            for &c in part {
+                check_full(c, "Test_L2_R2", &BOTH, |_| true);
+            }
+        });
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn tuned_every_design_begin_easy_in_full() {
+        common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
+            for &c in part {
+                check_full(c, "Test_L1_R1", &BOTH, |_| true);
+            }
+        });
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn end_easy_in_full() {
+        for c in configs() {
+            check_full(c, "Test_L3_R1", &BOTH, |_| true);
+        }
     }
 }

@@ -9,7 +9,7 @@
 //! ignored by default:
 //!
 //! ```text
-//! cargo test --release --test threads -- --ignored
+//! cargo test --release --test threads -- --ignored begin_sets_in_full
 //! ```
 
 mod common;
@@ -36,7 +36,16 @@ fn check<L: Layout>(
     strong: usize,
     weak: usize,
 ) -> u64 {
-    let ts = common::pons_set(set);
+    // The vendored sample holds the first 300 positions; more need the full set.
+    let ts = if strong.max(weak) <= 300 {
+        common::pons_sample(set)
+    } else {
+        common::pons_set(set)
+    };
+    assert!(
+        ts.entries.len() >= strong.max(weak),
+        "{set}: too few positions"
+    );
     let mut nodes = 0;
     for (i, e) in ts.entries.iter().enumerate().take(strong.max(weak)) {
         if i < strong {
@@ -58,14 +67,6 @@ fn check<L: Layout>(
         }
     }
     nodes
-}
-
-#[test]
-fn two_threads_end_and_middle_sets_in_full() {
-    let mut t = team::<Narrow>(64, 2);
-    for set in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"] {
-        check(&mut t, set, 1000, 1000);
-    }
 }
 
 #[test]
@@ -110,7 +111,7 @@ fn small_compact_tables_are_exact() {
             })
             .unwrap();
             for (set, n) in [("Test_L2_R2", 100), ("Test_L1_R1", 40)] {
-                for e in &common::pons_set(set).entries[..n] {
+                for e in &common::pons_sample(set).entries[..n] {
                     for mode in [Mode::Strong, Mode::Weak] {
                         let want = if mode == Mode::Strong {
                             e.score
@@ -135,7 +136,7 @@ fn small_compact_tables_are_exact() {
         ..Config::reference()
     })
     .unwrap();
-    for e in &common::pons_set("Test_L3_R1").entries[..200] {
+    for e in &common::pons_sample("Test_L3_R1").entries[..200] {
         assert_eq!(r.solve(&e.position, Mode::Strong).unwrap().score, e.score);
     }
 }
@@ -149,25 +150,12 @@ fn a_parallel_solver_on_begin_positions() {
         ..Config::tuned_without_book()
     })
     .unwrap();
-    for e in &common::pons_set("Test_L1_R2").entries[..20] {
+    for e in &common::pons_sample("Test_L1_R2").entries[..20] {
         assert_eq!(s.solve(&e.position, Mode::Strong).unwrap().score, e.score);
         assert_eq!(
             s.solve(&e.position, Mode::Weak).unwrap().score,
             e.score.signum()
         );
-    }
-}
-
-/// Every Begin set in full with 2 and 4 threads (tens of minutes on 2 cores):
-/// `cargo test --release --test threads -- --ignored`.
-#[test]
-#[ignore]
-fn begin_sets_in_full() {
-    for threads in [2, 4] {
-        let mut t = team::<Narrow>(64, threads);
-        check(&mut t, "Test_L1_R1", 1000, 1000);
-        check(&mut t, "Test_L1_R2", 1000, 1000);
-        check(&mut t, "Test_L1_R3", 1000, 1000);
     }
 }
 
@@ -181,7 +169,7 @@ fn begin_sets_in_full() {
 fn the_command_line_with_workers_prints_what_one_worker_prints() {
     use std::process::{Command, Stdio};
     let mut input = String::new();
-    for (i, e) in common::pons_set("Test_L2_R1").entries[..300]
+    for (i, e) in common::pons_sample("Test_L2_R1").entries[..300]
         .iter()
         .enumerate()
     {
@@ -281,4 +269,32 @@ fn generate_gives_the_same_file_with_any_number_of_workers() {
     let one = run("1");
     assert_eq!(one.lines().count(), 40);
     assert_eq!(run("3"), one);
+}
+
+/// The tests that read the full sets from `../shared/pons-testsets/`: ignored by
+/// default, run by `.ci/run` (`cargo test -- --ignored pons_sets`).
+mod pons_sets {
+    use super::*;
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn two_threads_end_and_middle_sets_in_full() {
+        let mut t = team::<Narrow>(64, 2);
+        for set in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"] {
+            check(&mut t, set, 1000, 1000);
+        }
+    }
+}
+
+/// Every Begin set in full with 2 and 4 threads (tens of minutes on 2 cores):
+/// `cargo test --release --test threads -- --ignored begin_sets_in_full`.
+#[test]
+#[ignore = "tens of minutes: cargo test --release --test threads -- --ignored begin_sets_in_full"]
+fn begin_sets_in_full() {
+    for threads in [2, 4] {
+        let mut t = team::<Narrow>(64, threads);
+        check(&mut t, "Test_L1_R1", 1000, 1000);
+        check(&mut t, "Test_L1_R2", 1000, 1000);
+        check(&mut t, "Test_L1_R3", 1000, 1000);
+    }
 }

@@ -1,8 +1,9 @@
-//! The tuned solver against Pascal Pons' test sets: exact strong scores and weak
-//! signs on all of four sets and samples of the two others (about 30 s of CPU in
-//! the test profile), plus the README's examples, and the search's total node
-//! counts pinned on fixed samples. The sets are read from `../shared/pons-testsets/`
-//! (override with `C4_PONS_DIR=DIR`); they are not part of the repository.
+//! The tuned solver against Pascal Pons' test sets: the search's total node
+//! counts pinned on fixed samples (vendored in `tests/data/pons/`), the README's
+//! examples, and, in `pons_sets` (ignored by default, run by `.ci/run`), exact
+//! strong scores and weak signs on all of four sets and samples of the two others
+//! (about 30 s of CPU in the test profile), read from `../shared/pons-testsets/`
+//! (override with `C4_PONS_DIR=DIR`).
 
 mod common;
 
@@ -11,53 +12,6 @@ use c4solver::{Config, Mode, Position, Solver7x6};
 fn tuned() -> Solver7x6 {
     // The search itself: no book (node counts are the search's).
     Solver7x6::new(Config::tuned_without_book()).unwrap()
-}
-
-/// Solves the first `limit` positions of `set` strongly and the first `weak`
-/// weakly, and checks every answer.
-fn check(set: &str, limit: usize, weak: usize) {
-    let ts = common::pons_set(set);
-    let mut solver = tuned();
-    for (i, e) in ts.entries.iter().take(limit).enumerate() {
-        let strong = solver.solve(&e.position, Mode::Strong).unwrap().score;
-        assert_eq!(strong, e.score, "{set} #{}: {} strong", i + 1, e.moves);
-        if i < weak {
-            let sign = solver.solve(&e.position, Mode::Weak).unwrap().score;
-            assert_eq!(sign, e.score.signum(), "{set} #{}: {} weak", i + 1, e.moves);
-        }
-    }
-}
-
-#[test]
-fn end_easy_all() {
-    check("Test_L3_R1", 1000, 1000);
-}
-
-#[test]
-fn middle_easy_all() {
-    check("Test_L2_R1", 1000, 1000);
-}
-
-#[test]
-fn middle_medium_all() {
-    check("Test_L2_R2", 1000, 1000);
-}
-
-#[test]
-fn begin_easy_all() {
-    check("Test_L1_R1", 1000, 1000);
-}
-
-#[test]
-fn begin_medium_first_200() {
-    check("Test_L1_R2", 200, 100);
-}
-
-#[test]
-fn begin_hard_first_10() {
-    // about 1.5 s a position in the test profile; the README's full run checks
-    // all 1000 (`c4solver bench ../shared/pons-testsets/Test_L1_R3`)
-    check("Test_L1_R3", 10, 5);
 }
 
 #[test]
@@ -112,7 +66,7 @@ fn node_counts_are_pinned() {
     ];
     let mut solver = tuned();
     for (set, n, strong, weak) in pins {
-        let ts = common::pons_set(set);
+        let ts = common::pons_sample(set);
         for (mode, want) in [(Mode::Strong, strong), (Mode::Weak, weak)] {
             let total: u64 = ts.entries[..n]
                 .iter()
@@ -123,5 +77,63 @@ fn node_counts_are_pinned() {
                 "{set} first {n} {mode:?}: the search's work changed"
             );
         }
+    }
+}
+
+/// The full sets, from `../shared/pons-testsets/`.
+mod pons_sets {
+    use super::*;
+
+    /// Solves the first `limit` positions of `set` strongly and the first `weak`
+    /// weakly, and checks every answer.
+    fn check(set: &str, limit: usize, weak: usize) {
+        let ts = common::pons_set(set);
+        let mut solver = tuned();
+        for (i, e) in ts.entries.iter().take(limit).enumerate() {
+            let strong = solver.solve(&e.position, Mode::Strong).unwrap().score;
+            assert_eq!(strong, e.score, "{set} #{}: {} strong", i + 1, e.moves);
+            if i < weak {
+                let sign = solver.solve(&e.position, Mode::Weak).unwrap().score;
+                assert_eq!(sign, e.score.signum(), "{set} #{}: {} weak", i + 1, e.moves);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn end_easy_all() {
+        check("Test_L3_R1", 1000, 1000);
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn middle_easy_all() {
+        check("Test_L2_R1", 1000, 1000);
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn middle_medium_all() {
+        check("Test_L2_R2", 1000, 1000);
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn begin_easy_all() {
+        check("Test_L1_R1", 1000, 1000);
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn begin_medium_first_200() {
+        check("Test_L1_R2", 200, 100);
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    fn begin_hard_first_10() {
+        // about 1.5 s a position in the test profile; the README's full run checks
+        // all 1000 (`c4solver bench ../shared/pons-testsets/Test_L1_R3`)
+        check("Test_L1_R3", 10, 5);
     }
 }

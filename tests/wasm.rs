@@ -10,7 +10,7 @@
 mod common;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
@@ -53,7 +53,7 @@ fn built() -> Option<&'static PathBuf> {
 }
 
 /// The bindings' answers to `lines`, one JSON value each.
-fn wasm(dir: &PathBuf, lines: &str, book: bool, score_only: bool) -> Vec<Value> {
+fn wasm(dir: &Path, lines: &str, book: bool, score_only: bool) -> Vec<Value> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut args = vec![
         root.join("tests/wasm/analyze.mjs").display().to_string(),

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use c4solver::moves::center_first;
 use c4solver::table::TableError;
-use c4solver::{Config, Position as Board, SolveError, Solver7x6, StopFlag};
+use c4solver::{Book7x6, Config, Position as Board, SolveError, Solver7x6, StopFlag};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -34,28 +34,37 @@ pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
-/// The configuration of a solver of `table_mb` megabytes, with or without the
-/// built-in book, on `threads` threads.
-fn config(table_mb: usize, book: bool, threads: usize) -> Config {
+/// The configuration of a solver of `table_mb` megabytes on `threads` threads.
+fn config(table_mb: usize, threads: usize) -> Config {
     Config {
         table_mb,
-        book,
         threads,
         ..Config::default()
     }
 }
 
+/// `solver` with the built-in book beside its search if `book`.
+fn with_book(mut solver: Solver7x6, book: bool) -> Solver7x6 {
+    if book {
+        solver.set_book(Book7x6::builtin());
+    }
+    solver
+}
+
 /// A solver of `table_mb` megabytes, with or without the built-in book, that
 /// searches each position on `threads` threads.
 pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> Result<Solver7x6, TableError> {
-    Solver7x6::new(config(table_mb, book, threads))
+    Ok(with_book(Solver7x6::new(config(table_mb, threads))?, book))
 }
 
 /// A one-thread solver of `table_mb` megabytes, with or without the built-in
 /// book, whose searches other threads can join ([`Solver7x6::new_joinable`]):
 /// one worker of `solve_many`.
 pub fn new_joinable_solver(table_mb: usize, book: bool) -> Result<Solver7x6, TableError> {
-    Solver7x6::new_joinable(config(table_mb, book, 1))
+    Ok(with_book(
+        Solver7x6::new_joinable(config(table_mb, 1))?,
+        book,
+    ))
 }
 
 /// Solver(table_mb=64, book=True, threads=None) -> Solver

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use c4solver::harness::{self, Report};
+use c4solver::Mode;
+use c4solver::harness::{self, Report, Setup};
 use c4solver::testset::TestSet;
-use c4solver::{Config, Mode};
 
 use super::Outcome;
 use super::args::{BenchArgs, EngineArgs};
@@ -66,7 +66,7 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine_args
         .threads
         .map_or(1, |t| usize::try_from(t).unwrap_or(1));
-    let (mut configs, left_out) = engine::configs::<W, H>(engine_args, args.compare, threads)?;
+    let (configs, left_out) = engine::configs::<W, H>(engine_args, args.compare, threads)?;
     for (config, reason) in &left_out {
         eprintln!(
             "c4solver: left out {} {}: {reason}",
@@ -79,19 +79,16 @@ pub fn run<const W: usize, const H: usize>(
     }
     // --book: every configuration again with the book, next to its book-free rows.
     let book = engine::book_file::<W, H>(engine_args)?;
+    let mut setups: Vec<Setup> = configs.iter().map(|&c| c.into()).collect();
     if engine_args.book.is_some() {
-        let with_book: Vec<Config> = configs
-            .iter()
-            .map(|c| Config { book: true, ..*c })
-            .collect();
-        configs.extend(with_book);
+        setups.extend(configs.iter().map(|&config| Setup { config, book: true }));
     }
     let bar = progress::bar(
-        (per_pass * modes.len() * configs.len()) as u64,
+        (per_pass * modes.len() * setups.len()) as u64,
         "{bar:40} {pos}/{len} positions [{elapsed_precise}, eta {eta}]",
     );
     let report = harness::run_threads(
-        &configs,
+        &setups,
         book.as_ref(),
         &modes,
         &sets,

@@ -88,7 +88,6 @@ pub fn configs<const W: usize, const H: usize>(
                                 depth.into()
                             },
                             stats,
-                            book: false,
                             threads: 1,
                         };
                         if good.contains(&config) || left_out.iter().any(|(c, _)| *c == config) {
@@ -127,7 +126,7 @@ pub fn workers<const W: usize, const H: usize>(
     stop: &StopFlag,
 ) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver<W, H>>> + Sync + use<W, H>> {
     let config = config_for::<W, H>(engine, command, stats, workers)?;
-    let book = book_file::<W, H>(engine)?;
+    let book = book_choice::<W, H>(engine)?;
     let stop = stop.clone();
     let total = total_mb(engine, workers);
     Ok(move |index: usize| {
@@ -145,9 +144,7 @@ pub fn workers<const W: usize, const H: usize>(
             ),
             e => e.into(),
         })?;
-        if book.is_some() {
-            solver.set_book(book.clone());
-        }
+        solver.set_book(book.clone());
         solver.set_stop_flag(stop.clone());
         Ok(Worker {
             helper: solver.helper(),
@@ -204,10 +201,22 @@ pub fn team_solver<const W: usize, const H: usize>(
         config.threads = threads(engine);
     }
     let mut solver = Solver::<W, H>::new(config)?;
-    if let Some(book) = book_file::<W, H>(engine)? {
-        solver.set_book(Some(book));
-    }
+    solver.set_book(book_choice::<W, H>(engine)?);
     Ok(solver)
+}
+
+/// The book a command answers from before it searches: none with `--no-book`,
+/// the file of `--book FILE`, else the built-in one (none on boards without one).
+///
+/// # Errors
+/// As [`book_file`].
+pub fn book_choice<const W: usize, const H: usize>(
+    engine: &EngineArgs,
+) -> anyhow::Result<Option<Book<W, H>>> {
+    if engine.no_book {
+        return Ok(None);
+    }
+    Ok(book_file::<W, H>(engine)?.or_else(Book::builtin))
 }
 
 /// The book file of `--book FILE`, read and checked.
@@ -255,8 +264,7 @@ pub fn threads(engine: &EngineArgs) -> usize {
 
 /// The one configuration of a command whose [`threads`] workers each run a
 /// solver of it (`book generate`, `book verify`), unbuilt: each worker's share of
-/// `--table-mb` (64 MB each by default); its `book` flag says whether the
-/// built-in book is used (`--book FILE` is read by [`book_file`]).
+/// `--table-mb` (64 MB each by default).
 ///
 /// # Errors
 /// As [`workers`], but for the book file.
@@ -297,8 +305,5 @@ fn config_for<const W: usize, const H: usize>(
         }
         bail!("{reason}");
     }
-    Ok(Config {
-        book: !engine.no_book && matches!(engine.book, None | Some(None)),
-        ..good[0]
-    })
+    Ok(good[0])
 }

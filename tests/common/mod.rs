@@ -25,6 +25,18 @@ pub fn pons_set(name: &str) -> TestSet {
     TestSet::read(&dir.join(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The first 300 positions of Pons' set `name`, vendored in `tests/data/pons/`
+/// (see its README): what the tests that `cargo test` runs read, so that it needs
+/// nothing beside the repository. The full sets ([`pons_set`]) are read only by
+/// the tests of the `pons_sets` modules, ignored by default (`.ci/run` runs them:
+/// `cargo test -- --ignored pons_sets`).
+pub fn pons_sample(name: &str) -> TestSet {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/pons")
+        .join(name);
+    TestSet::read(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// A bundled set from `testsets/`.
 pub fn bundled_set(name: &str) -> TestSet {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

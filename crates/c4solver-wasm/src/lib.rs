@@ -29,17 +29,17 @@ impl Engine {
     /// built-in opening book when `book` is true.
     #[wasm_bindgen(constructor)]
     pub fn new(table_mb: usize, book: bool) -> Result<Engine, String> {
-        let base = if book {
-            Config::default()
-        } else {
-            Config::tuned_without_book()
-        };
         let config = Config {
             table_mb: table_mb.max(1),
             threads: 1,
-            ..base
+            ..Config::default()
         };
-        let solver = Solver7x6::new(config).map_err(|e| e.to_string())?;
+        let solver = if book {
+            Solver7x6::with_builtin_book(config)
+        } else {
+            Solver7x6::new(config)
+        }
+        .map_err(|e| e.to_string())?;
         Ok(Engine { solver })
     }
 

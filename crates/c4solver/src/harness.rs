@@ -97,17 +97,52 @@ pub fn expected(mode: Mode, score: i32) -> i32 {
     }
 }
 
-/// The name of a configuration's solver in reports: the search's name, with
-/// `+book` when it answers from an opening book.
-pub fn solver_name(config: &Config) -> String {
-    let book = if config.book { "+book" } else { "" };
-    format!("{}{book}", config.kind.name())
+/// One configuration of a run, and whether its solver answers from the opening
+/// book before it searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The search and its table.
+    pub config: Config,
+    /// Answer from the book given to [`run`] (the built-in one if none).
+    pub book: bool,
+}
+
+impl From<Config> for Setup {
+    /// The configuration without the book.
+    fn from(config: Config) -> Self {
+        Setup {
+            config,
+            book: false,
+        }
+    }
+}
+
+impl Setup {
+    /// A solver of this setup, with `book` (or the built-in one) if it takes the
+    /// book.
+    fn solver<const W: usize, const H: usize>(
+        &self,
+        book: Option<&Book<W, H>>,
+    ) -> Result<Solver<W, H>, TableError> {
+        let mut solver = Solver::<W, H>::new(self.config)?;
+        if self.book {
+            solver.set_book(book.cloned().or_else(Book::builtin));
+        }
+        Ok(solver)
+    }
+}
+
+/// The name of a setup's solver in reports: the search's name, with `+book` when
+/// it answers from an opening book.
+pub fn solver_name(setup: &Setup) -> String {
+    let book = if setup.book { "+book" } else { "" };
+    format!("{}{book}", setup.config.kind.name())
 }
 
 /// The mismatch of answer `got` for position `i` (0-based) of `set`, if the
 /// answer is not the one `mode` must give.
 fn mismatch<const W: usize, const H: usize>(
-    config: &Config,
+    setup: &Setup,
     mode: Mode,
     set: &TestSet<W, H>,
     i: usize,
@@ -116,8 +151,8 @@ fn mismatch<const W: usize, const H: usize>(
     let e = &set.entries[i];
     let want = expected(mode, e.score);
     (got != want).then(|| Mismatch {
-        solver: solver_name(config),
-        config: config.label(),
+        solver: solver_name(setup),
+        config: setup.config.label(),
         mode: mode_name(mode),
         set: set.name.clone(),
         index: i + 1,
@@ -129,8 +164,8 @@ fn mismatch<const W: usize, const H: usize>(
 
 /// Runs every set through every configuration in every mode.
 ///
-/// The configurations whose `book` flag is set answer from `book`, or from the
-/// built-in book if `None`.
+/// The setups that take the book answer from `book`, or from the built-in book
+/// if `None`.
 ///
 /// `limit` keeps only the first positions of each set. `tick` is called once per
 /// position solved (for a progress bar). Setting `stop` ends the run within a
@@ -142,7 +177,7 @@ fn mismatch<const W: usize, const H: usize>(
 /// A configuration whose table cannot be built (check them first with
 /// [`Config::check`] to fail before any work is done).
 pub fn run<const W: usize, const H: usize>(
-    configs: &[Config],
+    setups: &[Setup],
     book: Option<&Book<W, H>>,
     modes: &[Mode],
     sets: &[TestSet<W, H>],
@@ -152,11 +187,9 @@ pub fn run<const W: usize, const H: usize>(
 ) -> Result<Report, TableError> {
     let mut report = Report::default();
     for &mode in modes {
-        for config in configs {
-            let mut solver = Solver::<W, H>::new(*config)?;
-            if config.book && book.is_some() {
-                solver.set_book(book.cloned());
-            }
+        for setup in setups {
+            let config = &setup.config;
+            let mut solver = setup.solver(book)?;
             solver.set_stop_flag(stop.clone());
             // Fresh memory is mapped and zeroed before the clock starts.
             solver.prefault();
@@ -185,7 +218,7 @@ pub fn run<const W: usize, const H: usize>(
                     if let Some(st) = solver.last_stats() {
                         stats.get_or_insert_with(TableStats::default).add(&st);
                     }
-                    if let Some(m) = mismatch(config, mode, set, i, s.score) {
+                    if let Some(m) = mismatch(setup, mode, set, i, s.score) {
                         mismatches += 1;
                         report.mismatches.push(m);
                     }
@@ -195,7 +228,7 @@ pub fn run<const W: usize, const H: usize>(
                     let secs = time.as_secs_f64();
                     let count = solved as f64;
                     report.rows.push(Row {
-                        solver: solver_name(config),
+                        solver: solver_name(setup),
                         config: config.label(),
                         default_table: config.is_default_table(),
                         mode: mode_name(mode),
@@ -224,7 +257,7 @@ pub fn run<const W: usize, const H: usize>(
     Ok(report)
 }
 
-/// [`run`] with `threads` workers per set, each with its own solver of `configs`'
+/// [`run`] with `threads` workers per set, each with its own solver of the setup's
 /// configuration (whose `table_mb` is each worker's), solving one position at a
 /// time: the rows then give throughput (see [`Row::threads`]). Node counts and
 /// scores are those of [`run`]; `tick` is called from the workers.
@@ -233,7 +266,7 @@ pub fn run<const W: usize, const H: usize>(
 /// As [`run`].
 #[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
 pub fn run_threads<const W: usize, const H: usize>(
-    configs: &[Config],
+    setups: &[Setup],
     book: Option<&Book<W, H>>,
     modes: &[Mode],
     sets: &[TestSet<W, H>],
@@ -245,17 +278,15 @@ pub fn run_threads<const W: usize, const H: usize>(
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     if threads <= 1 {
-        return run(configs, book, modes, sets, limit, stop, tick);
+        return run(setups, book, modes, sets, limit, stop, tick);
     }
     let mut report = Report::default();
     for &mode in modes {
-        for config in configs {
+        for setup in setups {
+            let config = &setup.config;
             let mut solvers = (0..threads)
                 .map(|_| {
-                    let mut s = Solver::<W, H>::new(*config)?;
-                    if config.book && book.is_some() {
-                        s.set_book(book.cloned());
-                    }
+                    let mut s = setup.solver(book)?;
                     s.set_stop_flag(stop.clone());
                     // As in `run`: fresh memory is faulted in before the clock.
                     s.prefault();
@@ -315,14 +346,14 @@ pub fn run_threads<const W: usize, const H: usize>(
                     if let Some(st) = st {
                         stats.get_or_insert_with(TableStats::default).add(&st);
                     }
-                    if let Some(m) = mismatch(config, mode, set, i, got) {
+                    if let Some(m) = mismatch(setup, mode, set, i, got) {
                         mismatches += 1;
                         report.mismatches.push(m);
                     }
                 }
                 if solved > 0 {
                     report.rows.push(Row {
-                        solver: solver_name(config),
+                        solver: solver_name(setup),
                         config: config.label(),
                         default_table: config.is_default_table(),
                         mode: mode_name(mode),

@@ -16,22 +16,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The opening book built into the binary answers every position with at most its
-//! depth stones at once, with no search; [`Solver::set_book`] gives another book,
-//! [`Config::book`] turns it off:
+//! A [`Solver::new`] is the search alone. The opening book sits beside it: a
+//! solver built with [`Solver::with_builtin_book`] answers every position with at
+//! most the book's depth stones at once, with no search ([`Solver::set_book`]
+//! gives another book; any [`KnownScores`] can take its place):
 //!
 //! ```
 //! use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
 //!
-//! let mut solver = Solver7x6::new(Config::default())?;
+//! let mut solver = Solver7x6::with_builtin_book(Config::default())?;
 //! let empty = solver.solve(&Position::new(), Mode::Strong)?;
 //! // The first player wins with their last stone (22 - 21 = 1), found in the book.
 //! assert_eq!((empty.score, empty.nodes), (1, 0));
 //!
 //! let book = Book7x6::builtin().expect("7x6 has a built-in book");
 //! println!("{} positions of up to {} stones", book.len(), book.depth());
-//! // Another book: `Book7x6::read(path)?`; no book at all:
-//! let mut searching = Solver7x6::new(Config::tuned_without_book())?;
+//! // Another book: `Book7x6::read(path)?`; no book at all, the search alone:
+//! let mut searching = Solver7x6::new(Config::default())?;
 //! let p = Position::parse("44455554221")?; // 11 stones: searched either way
 //! assert_eq!(searching.solve(&p, Mode::Strong)?.score, -15);
 //! solver.set_book(Some(book));
@@ -59,7 +60,7 @@
 //! ```
 //! use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
 //!
-//! let mut solver = Solver7x6::new(Config::tuned_without_book())?;
+//! let mut solver = Solver7x6::new(Config::default())?;
 //! let stop = StopFlag::new();
 //! solver.set_stop_flag(stop.clone());
 //! stop.stop(); // e.g. from a Ctrl-C handler
@@ -74,7 +75,7 @@
 //! ```
 //! use c4solver::{Config, Mode, Position, Solver7x6};
 //!
-//! let mut solver = Solver7x6::new(Config { threads: 2, ..Config::tuned_without_book() })?;
+//! let mut solver = Solver7x6::new(Config { threads: 2, ..Config::default() })?;
 //! assert_eq!(solver.threads(), 2);
 //! let pos = Position::parse("32164625")?; // Begin-Easy
 //! assert_eq!(solver.solve(&pos, Mode::Strong)?.score, 11);
@@ -120,6 +121,6 @@ pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position, StonesError};
 pub use size::{Size, SizeError};
 pub use solver::{
-    Config, DepthKind, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6, SolverKind,
-    StopFlag, TableKind,
+    Config, DepthKind, KnownScores, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6,
+    SolverKind, StopFlag, TableKind,
 };

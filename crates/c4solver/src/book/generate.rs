@@ -471,7 +471,6 @@ impl<const W: usize, const H: usize> Generation<W, H> {
     ) -> Result<(), GenerateError> {
         let config = Config {
             keep_table: true,
-            book: false,
             ..self.options.config
         };
         config.check::<W, H>()?;

@@ -38,6 +38,7 @@
 //! the deepest layer only; [`generate::merge`] turns `K` shards into a book.
 
 pub mod generate;
+mod known;
 pub mod layers;
 pub mod verify;
 

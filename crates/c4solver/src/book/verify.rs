@@ -123,10 +123,6 @@ pub fn resolve<const W: usize, const H: usize>(
     stop: &StopFlag,
     each: &(dyn Fn(Checked) + Sync),
 ) -> Result<(), GenerateError> {
-    let config = Config {
-        book: false,
-        ..config
-    };
     config.check::<W, H>()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))

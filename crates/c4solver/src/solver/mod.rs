@@ -7,6 +7,7 @@
 //! 0 for a draw, negative for a loss.
 
 pub mod busy;
+mod known;
 pub mod parallel;
 pub mod parity;
 pub mod potential;
@@ -14,17 +15,18 @@ pub mod reference;
 pub mod stop;
 pub mod tuned;
 
+use std::sync::Arc;
 use std::time::Duration;
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
 use web_time::Instant;
 
-use crate::book::Book;
 use crate::position::Board;
 use crate::table::shared::Layout;
 use crate::table::{
     Always, BoundTable, Bucket, CompactTable, DepthPreferred, Narrow, SharedTable, Table,
     TableError, TableStats, TwoTier, UpperTable, Wide,
 };
+pub use known::KnownScores;
 use parallel::{Helper, JOIN_AFTER, TeamSearch};
 use reference::Reference;
 pub use stop::StopFlag;
@@ -183,10 +185,6 @@ pub struct Config {
     pub depth: DepthKind,
     /// Count table statistics (see [`Solver::last_stats`]).
     pub stats: bool,
-    /// Answer a position of at most the book's depth stones from the opening book
-    /// built into the binary ([`Book::builtin`], 7x6 only), with no search;
-    /// [`Solver::set_book`] gives another.
-    pub book: bool,
     /// Threads that search each position together (0 counts as 1). With 1, the
     /// search runs on the calling thread alone, exactly as it always did. With
     /// more, the tuned search over the compact table runs on the calling thread and
@@ -198,8 +196,9 @@ pub struct Config {
 
 impl Default for Config {
     /// The tuned configuration: the tuned search with its 64 MB compact table,
-    /// cleared before each position, and the built-in opening book (the command
-    /// line's default too, but for `bench`).
+    /// cleared before each position, on one thread. A solver of it searches every
+    /// position; the opening book is beside the search
+    /// ([`Solver::with_builtin_book`]).
     fn default() -> Self {
         Config {
             kind: SolverKind::Tuned,
@@ -209,7 +208,6 @@ impl Default for Config {
             replace: ReplaceKind::Always,
             depth: DepthKind::Cells,
             stats: false,
-            book: true,
             threads: 1,
         }
     }
@@ -222,28 +220,22 @@ impl Config {
     }
 
     /// The reference configuration: the tutorial's part-7 solver with its 64 MB
-    /// upper-bound, always-replace table, cleared before each position, and no
-    /// book; the baseline every other configuration is measured against.
+    /// upper-bound, always-replace table, cleared before each position; the
+    /// baseline every other configuration is measured against.
     pub fn reference() -> Self {
-        Config {
-            book: false,
-            ..Self::for_solver(SolverKind::Reference)
-        }
+        Self::for_solver(SolverKind::Reference)
     }
 
-    /// The tuned configuration without the opening book: every position is
-    /// searched.
+    /// The tuned configuration, [`Config::default`]: every position is searched
+    /// (a configuration never holds a book). Kept for the callers written when
+    /// the default answered from the built-in book.
     pub fn tuned_without_book() -> Self {
-        Config {
-            book: false,
-            ..Self::default()
-        }
+        Self::default()
     }
 
     /// The default configuration of `kind`'s search: its own 64 MB table
     /// ([`TableKind::Upper`] for the reference search, [`TableKind::Compact`] for
-    /// the tuned one), always replaced, cleared before each position, with the
-    /// built-in book.
+    /// the tuned one), always replaced, cleared before each position.
     pub fn for_solver(kind: SolverKind) -> Self {
         Config {
             kind,
@@ -347,8 +339,7 @@ impl Config {
     }
 
     /// A short name of the table options: `upper/always/64`, `bounds/bucket/16`,
-    /// `bounds/depth:work/64`, with `/keep` when the table is kept (the book is
-    /// not a table option: see [`Config::book`]).
+    /// `bounds/depth:work/64`, with `/keep` when the table is kept.
     pub fn label(&self) -> String {
         let depth = if self.replace != ReplaceKind::Always && self.depth == DepthKind::Work {
             ":work"
@@ -611,16 +602,19 @@ fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
 
 /// A solver for `W`x`H` boards; see the module documentation.
 ///
-/// A position with at most the opening book's depth stones is answered from the
-/// book with no search (a search from a deeper position never reaches such a
-/// position, so the book is looked up once, before the search).
+/// A solver built with [`Solver::new`] searches every position. Given
+/// [`KnownScores`] (an opening book: [`Solver::with_builtin_book`],
+/// [`Solver::set_book`]), it asks them first and answers what they know with no
+/// search (a search from a deeper position never reaches a book's positions, so
+/// they are asked once, before the search).
 #[derive(Clone, Debug)]
 pub struct Solver<const W: usize, const H: usize> {
     config: Config,
     engine: Engine<W, H>,
     stats: Option<TableStats>,
     stop: StopFlag,
-    book: Option<Book<W, H>>,
+    /// Asked before each search (`None`: search everything).
+    known: Option<Arc<dyn KnownScores<W, H>>>,
 }
 
 /// The solver for the standard 7x6 board.
@@ -713,7 +707,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             engine,
             stats: None,
             stop: StopFlag::new(),
-            book: if config.book { Book::builtin() } else { None },
+            known: None,
         }
     }
 
@@ -736,15 +730,15 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         }
     }
 
-    /// Uses `book` (a whole book: see [`Book::read`]) instead of the built-in
-    /// one, or no book at all with `None`.
-    pub fn set_book(&mut self, book: Option<Book<W, H>>) {
-        self.book = book;
+    /// Asks `known` for the score of each position before searching it (`None`:
+    /// search every position).
+    pub fn set_known_scores(&mut self, known: Option<Arc<dyn KnownScores<W, H>>>) {
+        self.known = known;
     }
 
-    /// The opening book in use, if any.
-    pub fn book(&self) -> Option<&Book<W, H>> {
-        self.book.as_ref()
+    /// The known scores asked before each search, if any.
+    pub fn known_scores(&self) -> Option<&dyn KnownScores<W, H>> {
+        self.known.as_deref()
     }
 
     /// Makes every later search poll `flag` and stop when it is set: the solve then
@@ -794,7 +788,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The table statistics of the last [`Solver::solve`], if the configuration
-    /// counts them (all zero, [`TableStats::searches`] too, when the book
+    /// counts them (all zero, [`TableStats::searches`] too, when a known score
     /// answered).
     pub fn last_stats(&self) -> Option<TableStats> {
         self.stats
@@ -830,8 +824,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// it is `>= beta`. With `beta = alpha + 1` this tests whether the score is at
     /// least `beta`.
     ///
-    /// A position the opening book holds is answered from it, clamped to the
-    /// window, with 0 nodes. Otherwise the table is cleared first unless the
+    /// A position whose score is known ([`KnownScores`]) is answered with it,
+    /// clamped to the window, with 0 nodes. Otherwise the table is cleared first unless the
     /// configuration keeps it.
     ///
     /// # Panics
@@ -849,19 +843,18 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if pos.has_four() {
             return Err(SolveError::GameOver);
         }
-        if let Some(answer) = self.book_answer(pos, alpha, beta) {
+        if let Some(answer) = self.known_answer(pos, alpha, beta) {
             return Ok(answer);
         }
         self.begin_position();
         self.search(pos, alpha, beta)
     }
 
-    /// The opening book's answer for `pos`, clamped to the window, if it holds
-    /// the position.
-    fn book_answer(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Option<Solution> {
-        let book = self.book.as_ref()?;
+    /// The known score of `pos`, clamped to the window, if there is one.
+    fn known_answer(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Option<Solution> {
+        let known = self.known.as_deref()?;
         let start = Instant::now();
-        let score = book.score(pos)?;
+        let score = known.known_score(pos)?;
         // Counted, and nothing to count: the table was not used.
         self.stats = self.config.stats.then(TableStats::default);
         Some(Solution {
@@ -882,7 +875,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// Searches `pos` in the window `[alpha, beta]` like [`Solver::solve_window`]
-    /// (a position the opening book holds is answered from it), but with the table
+    /// (a position whose score is known is answered with it), but with the table
     /// as it is: for a run of related searches that share what they prove (the
     /// children of one position, the plies of a line of play). Call
     /// [`Solver::begin_position`] before the first one.
@@ -902,13 +895,13 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if pos.has_four() {
             return Err(SolveError::GameOver);
         }
-        if let Some(answer) = self.book_answer(pos, alpha, beta) {
+        if let Some(answer) = self.known_answer(pos, alpha, beta) {
             return Ok(answer);
         }
         self.search(pos, alpha, beta)
     }
 
-    /// The search of [`Solver::search_window`] once the game-over and book checks
+    /// The search of [`Solver::search_window`] once the game-over and known-score checks
     /// have been made: the engine's search over the table as it is.
     fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Result<Solution, SolveError> {
         let start = Instant::now();
@@ -1040,7 +1033,6 @@ mod tests {
                 let config = Config {
                     table_mb: mb,
                     threads,
-                    book: false,
                     ..Config::for_solver(kind)
                 };
                 let config = Config {
@@ -1080,10 +1072,6 @@ mod tests {
             },
         ];
         for config in configs {
-            let config = Config {
-                book: false,
-                ..config
-            };
             let mut plain = Solver7x6::new(config).unwrap();
             let mut faulted = Solver7x6::new(config).unwrap();
             faulted.prefault();

@@ -1,5 +1,5 @@
 //! A move's *potential*: how much the fours through its cell still promise, the
-//! tuned search's move ordering far from the end (issue 17, step 29).
+//! tuned search's move ordering far from the end (docs/tuned-solver.md#potential).
 //!
 //! Near the root a wrong first move costs a whole subtree, and there the threat
 //! count of the move ordering says little: few moves create a winning cell, so

@@ -5,6 +5,8 @@
 //! the baseline every other configuration is measured against, and its node counts
 //! equal the tutorial's published ones (checked by `tests/pons.rs`).
 
+use std::ops::ControlFlow;
+
 use crate::moves::center_first;
 use crate::position::Board;
 use crate::solver::stop::StopFlag;
@@ -131,59 +133,10 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
             }
         }
 
-        // We cannot win now, so we cannot do better than winning with the stone after next;
-        // the table may know a tighter upper bound.
-        let mut max = ((W * H - 1 - pos.moves_played()) / 2) as i32;
-        let mut hint = None;
-        // Only counted with STATS: whether `max` came from the table.
-        let mut upper_hit = false;
-        if STATS {
-            self.stats.probes += 1;
-        }
-        if let Some(hit) = self.table.probe(pos.key()) {
-            hint = hit.best;
-            if STATS {
-                self.stats.hits += 1;
-                upper_hit = hit.bound == Bound::Upper;
-            }
-            match hit.bound {
-                Bound::Upper => max = hit.score,
-                Bound::Exact => {
-                    if STATS {
-                        self.stats.cut_exact += 1;
-                    }
-                    return hit.score;
-                }
-                Bound::Lower => {
-                    if alpha < hit.score {
-                        alpha = hit.score;
-                        if alpha >= beta {
-                            if STATS {
-                                self.stats.cut_lower += 1;
-                            }
-                            return alpha;
-                        }
-                        if STATS {
-                            self.stats.narrow_alpha += 1;
-                        }
-                    }
-                }
-            }
-        }
-        if beta > max {
-            // No need to look for more than we can get.
-            beta = max;
-            // The window is empty: the bound alone answers.
-            if alpha >= beta {
-                if STATS && upper_hit {
-                    self.stats.cut_upper += 1;
-                }
-                return beta;
-            }
-            if STATS && upper_hit {
-                self.stats.narrow_beta += 1;
-            }
-        }
+        let hint = match self.probe_window(&pos, &mut alpha, &mut beta) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(hint) => hint,
+        };
 
         let alpha0 = alpha;
         let cells = (W * H - pos.moves_played()) as u8;
@@ -247,5 +200,72 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
         let depth = depth(self.nodes);
         self.table.store(pos.key(), alpha, bound, best, depth);
         alpha
+    }
+
+    /// The window narrowed by what a node that cannot win at once can get (a win
+    /// with its stone after next) and by the table's bound, which answers the
+    /// node when it settles it (`Break`); else the table's best move, searched
+    /// first.
+    #[inline(always)]
+    fn probe_window(
+        &mut self,
+        pos: &Board<W, H>,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> ControlFlow<i32, Option<u8>> {
+        // We cannot win now, so we cannot do better than winning with the stone after next;
+        // the table may know a tighter upper bound.
+        let mut max = ((W * H - 1 - pos.moves_played()) / 2) as i32;
+        let mut hint = None;
+        // Only counted with STATS: whether `max` came from the table.
+        let mut upper_hit = false;
+        if STATS {
+            self.stats.probes += 1;
+        }
+        if let Some(hit) = self.table.probe(pos.key()) {
+            hint = hit.best;
+            if STATS {
+                self.stats.hits += 1;
+                upper_hit = hit.bound == Bound::Upper;
+            }
+            match hit.bound {
+                Bound::Upper => max = hit.score,
+                Bound::Exact => {
+                    if STATS {
+                        self.stats.cut_exact += 1;
+                    }
+                    return ControlFlow::Break(hit.score);
+                }
+                Bound::Lower => {
+                    if *alpha < hit.score {
+                        *alpha = hit.score;
+                        if *alpha >= *beta {
+                            if STATS {
+                                self.stats.cut_lower += 1;
+                            }
+                            return ControlFlow::Break(*alpha);
+                        }
+                        if STATS {
+                            self.stats.narrow_alpha += 1;
+                        }
+                    }
+                }
+            }
+        }
+        if *beta > max {
+            // No need to look for more than we can get.
+            *beta = max;
+            // The window is empty: the bound alone answers.
+            if *alpha >= *beta {
+                if STATS && upper_hit {
+                    self.stats.cut_upper += 1;
+                }
+                return ControlFlow::Break(*beta);
+            }
+            if STATS && upper_hit {
+                self.stats.narrow_beta += 1;
+            }
+        }
+        ControlFlow::Continue(hint)
     }
 }

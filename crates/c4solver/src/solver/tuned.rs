@@ -1,83 +1,32 @@
-//! The tuned search: Pascal Pons' final solver, then measured improvements.
+//! The tuned search: Pascal Pons' final solver with the improvements that
+//! measured faster. Each part is described, with its measurements, in a section
+//! of docs/tuned-solver.md; the research log behind them is docs/research/log.md.
 //!
-//! * **Null windows.** The score is found by a sequence of searches in windows
-//!   `[med, med + 1]` that each only say "above or below `med`", narrowing
-//!   `[min, max]` until it is one value. The first two `med` lean toward 0 (half
-//!   the bound on each side), where most scores are; if 0 is still inside after
-//!   them, the next window asks at 0, where the parity bounds below cut the most,
-//!   and if that one answers exactly 1 (or 0), the next asks at 1 (or -1). Once
-//!   a window at 0 has been asked and the sign is known, the windows walk outward
-//!   from the bound nearest 0 instead of halving: `(max - min) / 5` scores beyond
-//!   it (one while `max - min` is 5 to 9), then one at a time. Proving a bound
-//!   far beyond the score costs about as much as proving the score itself (4%
-//!   fewer nodes on the Begin-Medium and Begin-Hard sets, step 30 of the
-//!   research log).
-//! * **Anticipating losses.** A node first computes its non-losing moves: a move
-//!   below a cell where the opponent would complete four is never played; if the
-//!   opponent threatens to win at once the reply is forced, and two such threats
-//!   (or no safe move) lose at once. A node with one safe move is only a step
-//!   to its child: it plays the move and answers the child's score, negated,
-//!   without a probe, a store or the rules below; its parent asks for the
-//!   grandchild's slot instead of its own and tries the grandchild's bounds in
-//!   its transposition cutoffs (about a third of the nodes are such steps; 7-12%
-//!   less time on the Middle-Medium and Begin sets for 3-8% more nodes, step 27
-//!   of the research log).
-//! * **Wins in two.** A node looks one ply ahead: a move after which the opponent
-//!   has no safe reply wins with the mover's stone after next, the best score left,
-//!   so the node returns it at once; when no move does, the mover wins a stone
-//!   later at best, one less than the usual bound.
-//! * **Move ordering.** Moves are sorted by the number of winning cells they create
-//!   for the mover ([`MoveSorter`]); among ties, a move just under a winning cell
-//!   of the mover's on the mover's own rows (a zugzwang threat the opponent would
-//!   block at once) comes last in windows about late wins, where zugzwang decides
-//!   (`Tuned::ZUGZWANG_WINDOW`), and the center first. Far from the end (fewer
-//!   than 16 stones on 7x6) in those windows, each move also counts its
-//!   [`Potential`]: the fours through its cell that are still open, for the
-//!   mover (to build) and for the opponent (to block), weighted by the stones
-//!   already in them. Near the root a wrong first move costs a whole subtree, and
-//!   there few moves create a winning cell: this ordering took 37-41% fewer nodes
-//!   on the empty board, 14-18% strong and 22-35% weak on the Begin-Medium and
-//!   Begin-Hard sets (step 29 of the research log).
-//!   From 16 stones on, in the same windows, the search also learns as it goes
-//!   (step 31): when a move fails low, our move in the column where the
-//!   opponent refuted it (the child's cutting move, win in two, claimeven move,
-//!   transposition cutoff or one safe move) is searched next unless a move
-//!   left ranks higher by its threats, since the opponent's stone there often
-//!   took the cell both sides needed; and far from the end, a move whose stored
-//!   lower bound already reaches alpha (from an earlier window) is searched
-//!   first. 5-6% fewer nodes on Begin-Medium,
-//!   9-10% on Begin-Hard, 15% on the empty board (step 31 of the research log).
-//! * **Parity bounds (Allis' zugzwang rules).** With an even number of empty
-//!   cells, the opponent's *claimeven* (answer just above, pair the odd columns)
-//!   leaves the player only every other row: if those cells hold no four, the
-//!   player cannot win, and a group of the opponent's sure cells wins
-//!   (*aftereven*), also when every four of the player's lies above it
-//!   ([`claimeven_bound`]). The player's *odd threat* wins by the mirror strategy
-//!   when the opponent's cells hold no four ([`odd_threat_bound`]). Both say when
-//!   the win comes at the latest, are used at the node and, one ply up, for every
-//!   move of the other side ([`claimeven_move`](super::parity::claimeven_move),
-//!   [`odd_threat_refuted`](super::parity::odd_threat_refuted)), and are
-//!   checked against the reference search on random positions.
-//! * **Near table.** Nodes with at most [`NEAR_EMPTY`] (16) empty cells use a
-//!   table of their own, [`NEAR_TABLE_MB`] (2) MB of 8-byte entries holding the
-//!   whole key, always replaced ([`NearTable`]): it fits in a core's L2 cache, so
-//!   the probes of the deepest and most numerous nodes no longer wait on the main
-//!   table's memory, and those nodes' results stop crowding out the shallower
-//!   nodes' entries. Each search (each thread) has its own; it costs up to 8%
-//!   more nodes and saves 2-8% of the time (step 23 of the research log).
-//! * **Table.** [`CompactTable`] keeps upper and lower bounds in 4-byte entries,
-//!   two per set: the result of the bigger search and the newest other one.
-//!   Any other [`Table`] design plugs in (`Tuned<W, H, T>`): its exact scores
-//!   answer at once and its replacement policy gets the depth it asks for. A
-//!   position and its mirror image share one entry under the smaller of their
-//!   keys. The search neither reads nor stores a best move, even in the designs
-//!   that keep one: a move that cut in an earlier, lower window is a worse first
-//!   move than the ordering's (9% more nodes on the first 200 of `Test_L1_R2`
-//!   with the `bounds` table, step 32 of the research log).
+//! * [`Tuned::search`] finds the score by null windows `[med, med + 1]` that lean
+//!   toward 0 and then walk outward from it (docs/tuned-solver.md#null-windows).
+//! * [`Tuned::negamax`] searches one window, in parts that each settle the node or
+//!   narrow it for the next, cheapest first:
+//!   1. the safe moves ([`non_losing_moves`]; none loses, two cells left draw;
+//!      docs/tuned-solver.md#anticipating-losses), and a node with one safe move
+//!      only steps to its child (docs/tuned-solver.md#one-safe-move);
+//!   2. the table, under the smaller of the position's and its mirror image's keys
+//!      (docs/tuned-solver.md#compact-table, #mirror-keys, #near-table);
+//!   3. the children's expansion, which asks for their slots early
+//!      (docs/tuned-solver.md#prefetch) and finds the wins in two
+//!      (docs/tuned-solver.md#wins-in-two);
+//!   4. the parity bounds (Allis' zugzwang rules) on the node and one ply down
+//!      (docs/tuned-solver.md#parity-bounds);
+//!   5. enhanced transposition cutoffs
+//!      (docs/tuned-solver.md#enhanced-transposition-cutoffs);
+//!   6. the move ordering: threats, the [`Potential`] far from the end, the
+//!      threads' marks (docs/tuned-solver.md#move-ordering, #threads);
+//!   7. the move loop, which follows the refutations of the moves that fail low
+//!      (docs/tuned-solver.md#refutations).
 //!
-//! The per-step measurements are in docs/tuned-solver.md (Step by step) and,
-//! from step 17 on, in docs/tuned-solver-steps-17.md.
+//! The table is any [`Table`] (`Tuned<W, H, T>`); the default is [`CompactTable`].
 
+use std::convert::Infallible;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::parity::{
@@ -97,13 +46,12 @@ use crate::table::{Bound, CompactTable, Hit, SharedTable, Table, TableStats, Wid
 pub type NearTable = SharedTable<Wide>;
 
 /// Nodes with at most this many empty cells probe and store in the [`NearTable`]
-/// instead of the main table (26 stones and more on 7x6). Measured on 2026-11-24:
-/// 16 and 18 empty cells best (14 slower on Begin-Medium and Begin-Hard, 20 no
-/// faster with more nodes).
+/// instead of the main table (26 stones and more on 7x6): 16 and 18 measured best
+/// (docs/tuned-solver.md#near-table).
 pub const NEAR_EMPTY: i32 = 16;
 
 /// The near table's size: one core's L2 cache on the machine it was measured on
-/// (1 MB took 8% more nodes and was slower, 4 MB slower).
+/// (docs/tuned-solver.md#near-table).
 pub const NEAR_TABLE_MB: usize = 2;
 
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
@@ -129,7 +77,8 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     /// had: the main table then takes every node, as exact, only slower).
     near: Option<NearTable>,
     /// The last node that cut, as (its stones, the move it cut with): a parent
-    /// whose move just failed low reads its refutation here (step 31). Stones
+    /// whose move just failed low reads its refutation here
+    /// (docs/tuned-solver.md#refutations). Stones
     /// -1: none since the parent reset it. A node with one safe move records
     /// nothing: its parent knows that move.
     refutation: (i32, u64),
@@ -138,15 +87,11 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
 /// The weight of the threat score against the [`Potential`] in the move ordering
 /// far from the end: one winning cell created (2 points of the threat score) is
 /// worth 16, as much as two fours of the mover's holding one stone each (8 each).
-/// 8 measured best of 4 to 64 (step 29; with 64 the threats decide alone and the
-/// potential breaks ties: 5% more nodes on the Begin-Medium sample, 7% on
-/// Begin-Hard's).
+/// 8 measured best of 4 to 64 (docs/tuned-solver.md#move-ordering).
 const THREAT_WEIGHT: u32 = 8;
 
 /// Plies below the root where the nodes being searched are marked ([`Busy`]): 16
-/// with the eldest brother and the marks read again before each move, measured
-/// best of 12 to 40 with two threads on the first 50 of Test_L1_R3 and on the empty
-/// board (docs/threads.md).
+/// measured best of 12 to 40 with two threads (docs/threads.md).
 const BUSY_PLIES: i32 = 16;
 
 /// The parity bounds of a position that its parent already computed (`None`: not
@@ -157,6 +102,115 @@ struct Known {
     claimeven: Option<Option<i32>>,
     /// [`odd_threat_bound`] of the position.
     odd_threat: Option<Option<i32>>,
+}
+
+/// A node of [`Tuned::negamax`] as the parts of its search narrow it.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Stones on the board.
+    n: i32,
+    /// The node counter when its search started (for a table that measures work).
+    nodes0: u64,
+    /// The table key: the smaller of the position's and its mirror image's.
+    key: u64,
+    /// The window's lower end.
+    alpha: i32,
+    /// The window's upper end.
+    beta: i32,
+    /// The moves still to search.
+    next: u64,
+    /// The best value the moves left out of the search may have (`i32::MIN`: none).
+    left_out: i32,
+}
+
+/// What [`Tuned::negamax`] learns of its children while it expands them.
+#[derive(Clone, Copy, Debug)]
+struct Children<const W: usize> {
+    /// Each safe move with its child's table key, in the order of [`children`].
+    keys: [(u64, u64); W],
+    /// Parallel to `keys`: when the child has one safe reply, the key of the
+    /// position after it (its slot is the one asked for); else 0.
+    forced_keys: [u64; W],
+    /// How many entries of `keys` are in use.
+    count: usize,
+    /// By column: the child's one safe reply (0: none or several).
+    forced_replies: [u64; W],
+    /// By column: our winning cells after the move (the child's opponent's).
+    wins_after: [u64; W],
+    /// The moves that leave the opponent no safe reply.
+    wins_in_two: u64,
+}
+
+impl<const W: usize> Children<W> {
+    /// The moves and their children's keys.
+    #[inline(always)]
+    fn moves(&self) -> &[(u64, u64)] {
+        &self.keys[..self.count]
+    }
+}
+
+/// The children's parity bounds that their parent computed (by column).
+#[derive(Clone, Copy, Debug)]
+struct ChildBounds<const W: usize> {
+    /// Whether `claimeven` was computed.
+    claimeven_known: bool,
+    /// [`claimeven_bound`] of each child.
+    claimeven: [Option<i32>; W],
+    /// Whether `odd_threat` was computed.
+    odd_threat_known: bool,
+    /// [`odd_threat_bound`] of each child.
+    odd_threat: [Option<i32>; W],
+}
+
+impl<const W: usize> ChildBounds<W> {
+    /// What the child in column `col` is told of its own bounds.
+    #[inline(always)]
+    fn of(&self, col: usize) -> Known {
+        Known {
+            claimeven: self.claimeven_known.then_some(self.claimeven[col]),
+            odd_threat: self.odd_threat_known.then_some(self.odd_threat[col]),
+        }
+    }
+}
+
+/// The moves of a node put off because another thread entered their child,
+/// handed out in order once the others are searched.
+#[derive(Clone, Copy, Debug)]
+struct PutOff<const W: usize> {
+    /// The moves put off.
+    moves: [u64; W],
+    /// How many were put off.
+    len: usize,
+    /// How many were handed out.
+    taken: usize,
+}
+
+impl<const W: usize> Default for PutOff<W> {
+    fn default() -> Self {
+        PutOff {
+            moves: [0; W],
+            len: 0,
+            taken: 0,
+        }
+    }
+}
+
+impl<const W: usize> PutOff<W> {
+    /// Puts `mv` off.
+    #[inline(always)]
+    fn push(&mut self, mv: u64) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    /// The next move put off, if any is left.
+    #[inline(always)]
+    fn take(&mut self) -> Option<u64> {
+        (self.taken < self.len).then(|| {
+            self.taken += 1;
+            self.moves[self.taken - 1]
+        })
+    }
 }
 
 /// One null-window search of [`Tuned::search`].
@@ -268,8 +322,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     const MIRROR_CELL: [u64; 64] = mirror_cells::<W, H>();
     const CELLS: i32 = (W * H) as i32;
     /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this
-    /// (more than 8 empty cells). 34 on 7x6: since forced nodes step through (step
-    /// 27), 5-6% fewer nodes than 30 in the same time (step 28 of the research log).
+    /// (more than 8 empty cells): 34 on 7x6, 5-6% fewer nodes than 30 in the same
+    /// time (docs/tuned-solver.md#enhanced-transposition-cutoffs).
     const ETC_BELOW: i32 = Self::CELLS - 8;
     /// The largest magnitude of the parity bounds ([`claimeven_bound`],
     /// [`odd_threat_bound`]): a win with `H - 1` cells left above the winning one.
@@ -278,13 +332,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// in the game, where zugzwang decides; the move ordering's zugzwang rule (a
     /// move under a winning cell of the mover's own on the mover's rows comes last
     /// among its ties) applies only in them. A seventh of the cells: 6 on 7x6, where
-    /// it was measured (5 and 6 best of 2 to 9; without the limit, Begin-Easy took
-    /// 16% more nodes).
+    /// it was measured best (docs/tuned-solver.md#move-ordering).
     const ZUGZWANG_WINDOW: i32 = Self::CELLS / 7;
     /// Nodes with fewer stones than this order their moves by threats and
-    /// [`Potential`] (step 29): three eighths of the cells, 16 on 7x6, where it was
-    /// measured (14 and 18 within 2.5% of 16 on the Begin samples, 20 4-5% more
-    /// nodes; with an earlier weighting, 24 and every node 5-17% more).
+    /// [`Potential`]: three eighths of the cells, 16 on 7x6, where it was measured
+    /// best (docs/tuned-solver.md#potential).
     const POTENTIAL_BELOW: i32 = (3 * Self::CELLS + 7) / 8;
     /// Nodes with at least this many stones use the near table.
     const NEAR_FROM: i32 = Self::CELLS - NEAR_EMPTY;
@@ -530,16 +582,24 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         }
     }
 
-    /// A node with `n` stones and key `key` whose search started at node count
-    /// `nodes0` cuts with move `mv`, worth at least `score`: stores the lower bound,
-    /// records `mv` as the refutation its parent may read (step 31), and returns
-    /// `score`.
+    /// The node cuts with move `mv`, worth at least `score`: stores the lower
+    /// bound, records `mv` as the refutation its parent may read
+    /// (docs/tuned-solver.md#refutations), and returns `score`.
     #[inline(always)]
-    fn cut(&mut self, n: i32, key: u64, score: i32, mv: u64, nodes0: u64) -> i32 {
-        let depth = self.depth(n, nodes0);
-        self.store(n, key, score, Bound::Lower, depth);
-        self.refutation = (n, mv);
+    fn cut(&mut self, node: &Node, score: i32, mv: u64) -> i32 {
+        let depth = self.depth(node.n, node.nodes0);
+        self.store(node.n, node.key, score, Bound::Lower, depth);
+        self.refutation = (node.n, mv);
         score
+    }
+
+    /// Every move of the node fails low, each worth at most `upper`: stores that
+    /// upper bound (a later window or a transposition can use it) and returns it.
+    #[inline(always)]
+    fn fail_low(&mut self, node: &Node, upper: i32) -> i32 {
+        let depth = self.depth(node.n, node.nodes0);
+        self.store(node.n, node.key, upper, Bound::Upper, depth);
+        upper
     }
 
     /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
@@ -645,7 +705,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         (min.clamp(alpha, beta), self.nodes)
     }
 
-    /// Negamax with alpha-beta, the table and the loss anticipation.
+    /// Negamax with alpha-beta, the tables and the loss anticipation: counts the
+    /// node, polls the stop flag, then runs the parts of [`Self::settle`].
     ///
     /// Preconditions: nobody has won, the player to move cannot win at once,
     /// `alpha < beta`, `their_wins` is `pos.opponent_winning_position()` (the
@@ -661,8 +722,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     fn negamax(
         &mut self,
         pos: &Board<W, H>,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         their_wins: u64,
         known: Known,
     ) -> i32 {
@@ -682,84 +743,139 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         if PROFILE {
             self.profile.nodes_by_stones[n as usize] += 1;
         }
+        let node = Node {
+            n,
+            nodes0,
+            key: 0,
+            alpha,
+            beta,
+            next: 0,
+            left_out: i32::MIN,
+        };
+        let ControlFlow::Break(score) = self.settle(pos, node, their_wins, known);
+        score
+    }
 
-        let mut next = safe_moves(pos.possible(), their_wins);
+    /// The parts of a node's search, cheapest first: each either settles the node
+    /// (`Break` with its score) or narrows its window and its moves for the next.
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        pos: &Board<W, H>,
+        mut node: Node,
+        their_wins: u64,
+        known: Known,
+    ) -> ControlFlow<i32, Infallible> {
+        Self::immediate_outcomes(pos, &mut node, their_wins)?;
+        if node.next & (node.next - 1) == 0 {
+            return ControlFlow::Break(self.step_through(pos, &node));
+        }
+        // The mirror image's stones and mask: a child's mirror key follows from
+        // them and the mirror of its move, as its key follows from ours.
+        let mirror = (
+            mirror_key::<W, H>(pos.current()),
+            mirror_key::<W, H>(pos.mask()),
+        );
+        // A position and its mirror image share one entry, under the smaller key
+        // (docs/tuned-solver.md#mirror-keys).
+        node.key = pos.key().min(mirror.0 + mirror.1);
+        self.probe_node(&mut node)?;
+        let children = self.expand(pos, &node, mirror);
+        self.wins_in_two(&mut node, &children)?;
+        Self::parity_bounds(pos, &mut node, known)?;
+        let child_bounds = self.parity_moves(pos, &mut node, their_wins)?;
+        let promising = self.transposition_cutoffs(&mut node, &children)?;
+        let (moves, busy) = self.order_moves(pos, &node, &children, promising);
+        ControlFlow::Break(self.search_moves(pos, node, &children, &child_bounds, moves, busy))
+    }
+
+    /// Finds the safe moves (docs/tuned-solver.md#anticipating-losses) and settles
+    /// the node when there is none (the opponent wins next) or when two cells are
+    /// left (a draw); else raises alpha to the latest loss still possible.
+    #[inline(always)]
+    fn immediate_outcomes(pos: &Board<W, H>, node: &mut Node, their_wins: u64) -> ControlFlow<i32> {
+        let n = node.n;
+        node.next = safe_moves(pos.possible(), their_wins);
         // No safe move: the opponent wins with their next stone.
-        if next == 0 {
-            return -(Self::CELLS - n) / 2;
+        if node.next == 0 {
+            return ControlFlow::Break(-(Self::CELLS - n) / 2);
         }
         // Two cells left and neither side can win with them: a draw.
         if n >= Self::CELLS - 2 {
-            return 0;
+            return ControlFlow::Break(0);
         }
-
         // We do not lose at once, so we lose at best with the opponent's stone after next.
         let min = -(Self::CELLS - 2 - n) / 2;
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
+        if node.alpha < min {
+            node.alpha = min;
+            if node.alpha >= node.beta {
+                return ControlFlow::Break(node.alpha);
             }
         }
+        ControlFlow::Continue(())
+    }
 
-        // One safe move (we must block the opponent's winning cell, or every other
-        // move plays under one): the node's score is its child's, negated. The
-        // node is neither probed nor stored, and it makes none of the cut tests
-        // below: its child makes its own. Its parent asked for the child's slot
-        // and, far from the end, tried its transposition cutoff (`move_bound`).
-        // It records no refutation: its parent knows the move (step 31).
-        if next & (next - 1) == 0 {
-            let mut child = *pos;
-            child.play_move_unchecked(next);
-            let ours = child.opponent_winning_position();
-            // The opponent has no safe reply: we win with our stone after next.
-            if safe_moves(child.possible(), ours) == 0 {
-                return (Self::CELLS - 1 - n) / 2;
-            }
-            return -self.negamax(&child, -beta, -alpha, ours, Known::default());
+    /// A node with one safe move (`node.next`) is only a step to its child
+    /// (docs/tuned-solver.md#one-safe-move): its score is the child's, negated,
+    /// with no probe, store or cut test here. Its parent asked for the child's
+    /// slot and tried its bounds; it records no refutation (its parent knows the
+    /// move).
+    #[inline(always)]
+    fn step_through(&mut self, pos: &Board<W, H>, node: &Node) -> i32 {
+        let mut child = *pos;
+        child.play_move_unchecked(node.next);
+        let ours = child.opponent_winning_position();
+        // The opponent has no safe reply: we win with our stone after next.
+        if safe_moves(child.possible(), ours) == 0 {
+            return (Self::CELLS - 1 - node.n) / 2;
         }
+        -self.negamax(&child, -node.beta, -node.alpha, ours, Known::default())
+    }
 
-        // The mirror image's stones and mask: a child's mirror key follows from them
-        // and the mirror of its move, as its key follows from ours (`Board::key`).
-        let mirror_current = mirror_key::<W, H>(pos.current());
-        let mirror_mask = mirror_key::<W, H>(pos.mask());
-        // A position and its mirror image share one entry, under the smaller key.
-        let key = pos.key().min(mirror_current + mirror_mask);
-        // The table first: the parent asked for its slot, and a bound that settles
-        // the node spares the children's keys and the parity rules below. A stored
-        // best move is not read (see the module's doc: the ordering does better).
-        if let Some(Hit { score, bound, .. }) = self.probe(n, key, alpha, beta) {
-            if bound != Bound::Upper && score > alpha {
-                alpha = score;
+    /// Narrows the window by the node's stored bounds, settling the node when they
+    /// meet. First of the rules: the parent asked for this slot, and a bound that
+    /// settles the node spares the children's keys and the parity rules. A stored
+    /// best move is not read (docs/tuned-solver.md#compact-table).
+    #[inline(always)]
+    fn probe_node(&mut self, node: &mut Node) -> ControlFlow<i32> {
+        if let Some(Hit { score, bound, .. }) = self.probe(node.n, node.key, node.alpha, node.beta)
+        {
+            if bound != Bound::Upper && score > node.alpha {
+                node.alpha = score;
                 // The table's lower bound already reaches beta.
-                if alpha >= beta {
-                    return alpha;
+                if node.alpha >= node.beta {
+                    return ControlFlow::Break(node.alpha);
                 }
             }
-            if bound != Bound::Lower && score < beta {
-                beta = score;
+            if bound != Bound::Lower && score < node.beta {
+                node.beta = score;
                 // No need to look for more than we can get.
-                if alpha >= beta {
-                    return beta;
+                if node.alpha >= node.beta {
+                    return ControlFlow::Break(node.beta);
                 }
             }
         }
+        ControlFlow::Continue(())
+    }
 
-        // Ask for the children's slots now: their loads overlap with this node's.
-        // Their keys are kept for the transposition cutoffs below, and the cells
-        // where we would then complete four for the move ordering. A child with
-        // one safe reply is never stored (see above): its only child's slot is
-        // asked for instead, and its key kept in `forced_keys` (0: not forced).
-        let mut child_keys = [(0u64, 0u64); W];
-        let mut forced_keys = [0u64; W];
-        // The one safe reply after each move (by column; 0: none or several).
-        let mut forced_replies = [0u64; W];
-        // Our winning cells after each move (by column): the child's opponent's.
-        let mut wins_after = [0u64; W];
-        let mut child_count = 0;
-        // The moves that leave the opponent no safe reply.
-        let mut wins_in_two = 0;
-        for (mv, child) in children(pos, next) {
+    /// Expands the safe moves: each child's key (kept for the transposition
+    /// cutoffs), our winning cells after it (for the ordering and the wins in
+    /// two), and its one safe reply if it has only one. Asks for the children's
+    /// slots now, so that their loads overlap with this node's work
+    /// (docs/tuned-solver.md#prefetch); a child with one safe reply is never
+    /// stored, so its only child's slot is asked for instead.
+    #[inline(always)]
+    fn expand(&mut self, pos: &Board<W, H>, node: &Node, mirror: (u64, u64)) -> Children<W> {
+        let (mirror_current, mirror_mask) = mirror;
+        let mut c = Children {
+            keys: [(0, 0); W],
+            forced_keys: [0; W],
+            count: 0,
+            forced_replies: [0; W],
+            wins_after: [0; W],
+            wins_in_two: 0,
+        };
+        for (mv, child) in children(pos, node.next) {
             let child_mirror = (mirror_current ^ mirror_mask)
                 + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
             debug_assert_eq!(child_mirror, mirror_key::<W, H>(child.key()));
@@ -771,274 +887,354 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 grandchild.play_move_unchecked(replies);
                 let k = grandchild.key();
                 let k = k.min(mirror_key::<W, H>(k));
-                self.prefetch(n + 2, k);
-                forced_keys[child_count] = k;
-                forced_replies[column::<W, H>(mv)] = replies;
+                self.prefetch(node.n + 2, k);
+                c.forced_keys[c.count] = k;
+                c.forced_replies[column::<W, H>(mv)] = replies;
             } else {
-                self.prefetch(n + 1, child_key);
+                self.prefetch(node.n + 1, child_key);
             }
-            child_keys[child_count] = (mv, child_key);
-            child_count += 1;
-            wins_after[column::<W, H>(mv)] = ours;
+            c.keys[c.count] = (mv, child_key);
+            c.count += 1;
+            c.wins_after[column::<W, H>(mv)] = ours;
             // The opponent has no safe reply: we win with our stone after next.
-            wins_in_two |= mv & u64::from(replies == 0).wrapping_neg();
+            c.wins_in_two |= mv & u64::from(replies == 0).wrapping_neg();
         }
-        // We cannot win at once, so we win at best with our stone after next, and
-        // when no move leaves the opponent without a safe reply, a stone later.
-        let win_in_two = (Self::CELLS - 1 - n) / 2;
-        if wins_in_two != 0 {
-            self.refutation = (n, wins_in_two & wins_in_two.wrapping_neg());
-            return win_in_two;
+        c
+    }
+
+    /// Wins in two (docs/tuned-solver.md#wins-in-two): we cannot win at once, so
+    /// we win at best with our stone after next, which a move leaving the opponent
+    /// no safe reply does; when no move does, a stone later at best.
+    #[inline(always)]
+    fn wins_in_two(&mut self, node: &mut Node, children: &Children<W>) -> ControlFlow<i32> {
+        let win_in_two = (Self::CELLS - 1 - node.n) / 2;
+        let wins = children.wins_in_two;
+        if wins != 0 {
+            self.refutation = (node.n, wins & wins.wrapping_neg());
+            return ControlFlow::Break(win_in_two);
         }
         let max = win_in_two - 1;
-
-        if beta > max {
-            beta = max;
+        if node.beta > max {
+            node.beta = max;
             // No need to look for more than we can get.
-            if alpha >= beta {
-                return beta;
+            if node.alpha >= node.beta {
+                return ControlFlow::Break(node.beta);
             }
         }
+        ControlFlow::Continue(())
+    }
 
+    /// The parity bounds of the node itself (docs/tuned-solver.md#parity-bounds),
+    /// asked after the table, which often settles the node without them; `known`
+    /// holds those its parent already computed.
+    #[inline(always)]
+    fn parity_bounds(pos: &Board<W, H>, node: &mut Node, known: Known) -> ControlFlow<i32> {
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
-        // unless alpha is below it). Asked after the table, which often settles the
-        // node without it.
-        if alpha < Self::PARITY_BOUND
+        // unless alpha is below it).
+        if node.alpha < Self::PARITY_BOUND
             && let Some(bound) = known
                 .odd_threat
                 .unwrap_or_else(|| odd_threat_bound_with(pos, pos.winning_position()))
-            && bound > alpha
+            && bound > node.alpha
         {
-            alpha = bound;
-            if alpha >= beta {
-                return alpha;
+            node.alpha = bound;
+            if node.alpha >= node.beta {
+                return ControlFlow::Break(node.alpha);
             }
         }
         // The opponent's claimeven may show that we cannot win (a bound of 0 to
         // -PARITY_BOUND, useless unless beta is above it).
-        if beta > -Self::PARITY_BOUND
+        if node.beta > -Self::PARITY_BOUND
             && let Some(bound) = known.claimeven.unwrap_or_else(|| claimeven_bound(pos))
-            && bound < beta
+            && bound < node.beta
         {
-            beta = bound;
-            if alpha >= beta {
-                return beta;
+            node.beta = bound;
+            if node.alpha >= node.beta {
+                return ControlFlow::Break(node.beta);
             }
         }
+        ControlFlow::Continue(())
+    }
 
-        // A move after which the opponent's claimeven bound already reaches beta (it
-        // guarantees 0 to PARITY_BOUND).
-        // With an odd number of empty cells, the children's claimeven and odd-threat
-        // bounds are computed here: they are passed on to the children searched.
-        let odd_empties = (Self::CELLS - n) % 2 == 1;
-        let mut child_claimeven = [None; W];
-        let claimeven_known = odd_empties && beta <= Self::PARITY_BOUND;
-        if claimeven_known
-            && let Some((mv, score)) = claimeven_move_with(pos, next, &mut child_claimeven)
-            && score >= beta
+    /// The parity bounds one ply down (docs/tuned-solver.md#parity-bounds): with an
+    /// odd number of empty cells, a move after which the opponent's claimeven bound
+    /// already reaches beta cuts, and moves after which the opponent wins by their
+    /// odd threat too soon to raise alpha are left out. The children's bounds
+    /// computed here are handed to the children searched.
+    #[inline(always)]
+    fn parity_moves(
+        &mut self,
+        pos: &Board<W, H>,
+        node: &mut Node,
+        their_wins: u64,
+    ) -> ControlFlow<i32, ChildBounds<W>> {
+        let odd_empties = (Self::CELLS - node.n) % 2 == 1;
+        let mut b = ChildBounds {
+            claimeven_known: odd_empties && node.beta <= Self::PARITY_BOUND,
+            claimeven: [None; W],
+            odd_threat_known: false,
+            odd_threat: [None; W],
+        };
+        if b.claimeven_known
+            && let Some((mv, score)) = claimeven_move_with(pos, node.next, &mut b.claimeven)
+            && score >= node.beta
         {
-            return self.cut(n, key, score, mv, nodes0);
+            return ControlFlow::Break(self.cut(node, score, mv));
         }
-
-        // Moves after which our opponent wins by their odd threat so soon that they
-        // cannot raise alpha: leave them out.
-        let mut child_odd_threat = [None; W];
-        let odd_threat_known = odd_empties && alpha >= -Self::PARITY_BOUND;
-        // The best value the moves left out may have (`i32::MIN`: none left out).
-        let mut left_out = i32::MIN;
-        if odd_threat_known {
+        b.odd_threat_known = odd_empties && node.alpha >= -Self::PARITY_BOUND;
+        if b.odd_threat_known {
             let (refuted, best) =
-                odd_threat_refuted_with(pos, next, alpha, their_wins, &mut child_odd_threat);
-            next &= !refuted;
-            left_out = best;
-            if next == 0 {
-                let depth = self.depth(n, nodes0);
-                self.store(n, key, best, Bound::Upper, depth);
-                return best;
+                odd_threat_refuted_with(pos, node.next, node.alpha, their_wins, &mut b.odd_threat);
+            node.next &= !refuted;
+            node.left_out = best;
+            if node.next == 0 {
+                return ControlFlow::Break(self.fail_low(node, best));
             }
         }
+        ControlFlow::Continue(b)
+    }
 
-        // Enhanced transposition cutoff: a move whose stored lower bound `l` (see
-        // `move_bound`) reaches beta refutes this node without a search; a move
-        // whose stored upper bound `u` is at most alpha cannot raise it and is left
-        // out. Only worth their probes far from the end, where a search costs more
-        // than W probes. A move whose stored lower bound is at least alpha (it
-        // reached alpha in an earlier window, short of beta) is searched first.
-        let mut promising = (0, alpha - 1);
-        if n < Self::ETC_BELOW {
-            for (&(mv, child_key), &forced_key) in
-                child_keys[..child_count].iter().zip(&forced_keys)
-            {
-                if mv & next == 0 {
-                    continue;
-                }
-                match self.move_bound(n, child_key, forced_key) {
-                    Some((l, Bound::Lower | Bound::Exact)) if l >= beta => {
-                        return self.cut(n, key, l, mv, nodes0);
-                    }
-                    Some((u, Bound::Upper)) if u <= alpha => {
-                        next &= !mv;
-                        left_out = left_out.max(u);
-                    }
-                    Some((l, Bound::Lower | Bound::Exact)) if l > promising.1 => {
-                        promising = (mv, l);
-                    }
-                    _ => {}
-                }
+    /// Enhanced transposition cutoffs (docs/tuned-solver.md#enhanced-transposition-cutoffs):
+    /// a move whose stored lower bound reaches beta refutes the node without a
+    /// search; a move whose stored upper bound is at most alpha cannot raise it and
+    /// is left out. Only far from the end, where a search costs more than the
+    /// probes. Returns the move whose stored lower bound reached alpha in an
+    /// earlier window (0: none): it is searched first.
+    #[inline(always)]
+    fn transposition_cutoffs(
+        &mut self,
+        node: &mut Node,
+        children: &Children<W>,
+    ) -> ControlFlow<i32, u64> {
+        let mut promising = (0, node.alpha - 1);
+        if node.n >= Self::ETC_BELOW {
+            return ControlFlow::Continue(0);
+        }
+        for (&(mv, child_key), &forced_key) in children.moves().iter().zip(&children.forced_keys) {
+            if mv & node.next == 0 {
+                continue;
             }
-            // Every move is worth at most `left_out` (<= alpha).
-            if next == 0 {
-                let depth = self.depth(n, nodes0);
-                self.store(n, key, left_out, Bound::Upper, depth);
-                return left_out;
+            match self.move_bound(node.n, child_key, forced_key) {
+                Some((l, Bound::Lower | Bound::Exact)) if l >= node.beta => {
+                    return ControlFlow::Break(self.cut(node, l, mv));
+                }
+                Some((u, Bound::Upper)) if u <= node.alpha => {
+                    node.next &= !mv;
+                    node.left_out = node.left_out.max(u);
+                }
+                Some((l, Bound::Lower | Bound::Exact)) if l > promising.1 => {
+                    promising = (mv, l);
+                }
+                _ => {}
             }
         }
+        // Every move is worth at most `left_out` (<= alpha).
+        if node.next == 0 {
+            return ControlFlow::Break(self.fail_low(node, node.left_out));
+        }
+        ControlFlow::Continue(promising.0)
+    }
 
+    /// Orders the moves left (docs/tuned-solver.md#move-ordering): by the threats
+    /// they create, far from the end with their [`Potential`] too, a move that
+    /// reached alpha in an earlier window first, and the children other threads
+    /// are searching last (docs/tuned-solver.md#threads). Also says whether this
+    /// node takes part in the threads' marks.
+    #[inline(always)]
+    fn order_moves(
+        &self,
+        pos: &Board<W, H>,
+        node: &Node,
+        children: &Children<W>,
+        promising: u64,
+    ) -> (MoveSorter<W>, bool) {
+        let alpha = node.alpha;
         // The rows where the mover's threats win by zugzwang (see `parity`): the
         // player's rows with an even number of empty cells, the others with an odd;
         // none when the window asks about a win too early for zugzwang to decide.
         let own_rows = if alpha.abs() >= Self::ZUGZWANG_WINDOW {
             0
-        } else if (Self::CELLS - n) % 2 == 0 {
+        } else if (Self::CELLS - node.n) % 2 == 0 {
             player_rows::<W, H>()
         } else {
             Board::<W, H>::BOARD_MASK & !player_rows::<W, H>()
         };
-        // Far from the end, in a window about a late win, the open fours through
-        // each move's cell order the moves too (step 29). A window asking for an
-        // early win is settled by short lines, where the threats order well and
-        // the potential would only cost time (Begin-Easy's windows are all such).
-        let potential = n < Self::POTENTIAL_BELOW && alpha.abs() < Self::ZUGZWANG_WINDOW;
-        // Near the root, with other threads on it: the children they are searching now.
-        let ply = n - self.root_stones;
-        let busy = self
-            .busy
-            .as_deref()
-            .filter(|b| ply < BUSY_PLIES && b.shared());
-        let mut busy_children = 0;
-        if let Some(b) = busy
-            && ply + 1 < BUSY_PLIES
-        {
-            for &(mv, child_key) in &child_keys[..child_count] {
-                if mv & next != 0 && b.is_busy(child_key) {
-                    busy_children |= mv;
-                }
-            }
-        }
-        // The first move is searched even if another thread is in it (ABDADA's
-        // eldest brother): where it alone refutes the window, a thread that went to
-        // its siblings instead would do work nobody needs; in it, the threads split
-        // its subtree. Measured (docs/threads.md): two threads on Begin-Hard and
-        // Begin-Medium explore 5-8% fewer nodes than when the first move is
-        // deferred in the first 4 plies, the empty board 15-20% more.
-        if busy_children != 0 {
-            busy_children &= !Self::first_move(pos, next, &wins_after, own_rows, potential);
-        }
+        // A window asking for an early win is settled by short lines, where the
+        // threats order well and the potential would only cost time.
+        let potential = node.n < Self::POTENTIAL_BELOW && alpha.abs() < Self::ZUGZWANG_WINDOW;
+        let (busy, busy_children) = self.busy_children(pos, node, children, own_rows, potential);
         let mut moves = MoveSorter::<W>::new();
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
-            let mv = next & Board::<W, H>::column_mask(col);
+            let mv = node.next & Board::<W, H>::column_mask(col);
             if mv != 0 {
                 // A child another thread is searching comes last: it scores 0,
                 // every other move at least 1 (the same order among them).
                 let free = busy_children & mv == 0;
                 moves.add(
                     mv,
-                    Self::order_score(pos, mv, wins_after[col], own_rows, potential)
+                    Self::order_score(pos, mv, children.wins_after[col], own_rows, potential)
                         * u32::from(free),
                 );
             }
         }
-
-        // A move that reached alpha in an earlier window first (see the cutoffs
-        // above).
-        if promising.0 & next != 0 {
-            moves.promote(promising.0);
+        if promising & node.next != 0 {
+            moves.promote(promising);
         }
-        // Mark this node for the other threads while its moves are searched.
-        let marked = busy.is_some_and(|b| b.enter(key));
+        (moves, busy)
+    }
+
+    /// Near the root, with other threads on it (docs/tuned-solver.md#threads):
+    /// whether this node takes part in the marks, and the children other threads
+    /// are searching now, except the first move by the ordering, which is searched
+    /// first anyway (ABDADA's eldest brother: where it alone refutes the window,
+    /// a thread that went to its siblings would do work nobody needs).
+    #[inline(always)]
+    fn busy_children(
+        &self,
+        pos: &Board<W, H>,
+        node: &Node,
+        children: &Children<W>,
+        own_rows: u64,
+        potential: bool,
+    ) -> (bool, u64) {
+        let ply = node.n - self.root_stones;
+        let Some(b) = self
+            .busy
+            .as_deref()
+            .filter(|b| ply < BUSY_PLIES && b.shared())
+        else {
+            return (false, 0);
+        };
+        let mut busy_children = 0;
+        if ply + 1 < BUSY_PLIES {
+            for &(mv, child_key) in children.moves() {
+                if mv & node.next != 0 && b.is_busy(child_key) {
+                    busy_children |= mv;
+                }
+            }
+        }
+        if busy_children != 0 {
+            busy_children &=
+                !Self::first_move(pos, node.next, &children.wins_after, own_rows, potential);
+        }
+        (true, busy_children)
+    }
+
+    /// The move loop: searches the moves in order until one reaches beta (a cut),
+    /// narrowing alpha as they fail low, following the refutations
+    /// (docs/tuned-solver.md#refutations); marks the node for the other threads
+    /// (`busy`) while it runs. Every move failing low stores the best bound met.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &Board<W, H>,
+        mut node: Node,
+        children: &Children<W>,
+        child_bounds: &ChildBounds<W>,
+        mut moves: MoveSorter<W>,
+        busy: bool,
+    ) -> i32 {
+        let key = node.key;
+        let marked = busy && self.busy.as_deref().is_some_and(|b| b.enter(key));
         // Moves after the first whose child another thread entered since the moves
         // were ordered are put off until the others are searched.
-        let recheck = busy.is_some() && ply + 1 < BUSY_PLIES;
-        let mut put_off = [0u64; W];
-        let (mut n_put_off, mut taken_up) = (0, 0);
+        let recheck = busy && node.n - self.root_stones + 1 < BUSY_PLIES;
+        let mut put_off = PutOff::<W>::default();
         let mut first = true;
-        // Refutations (step 31): in a window about a late win, from 16 stones on
-        // (where the potential no longer orders the moves), when a move fails low
-        // our move in the column where the opponent refuted it comes next among
-        // the moves of the best threat score left. The opponent's refuting stone
-        // often took the cell that mattered, to both.
-        let refutations = n >= Self::POTENTIAL_BELOW && alpha.abs() < Self::ZUGZWANG_WINDOW;
+        // Refutations are followed in windows about a late win, where the
+        // potential no longer orders the moves.
+        let refutations =
+            node.n >= Self::POTENTIAL_BELOW && node.alpha.abs() < Self::ZUGZWANG_WINDOW;
         // The best score met (fail-soft): every move searched or left out is worth
         // at most this (a move that loses at once, never searched, is worth less
         // than any safe one), so it bounds the node from above, often below alpha.
-        let mut upper = left_out;
-        loop {
-            let mv = match moves.next() {
-                Some(mv) => {
-                    if recheck && !first && self.entered(mv, &child_keys[..child_count]) {
-                        put_off[n_put_off] = mv;
-                        n_put_off += 1;
-                        continue;
-                    }
-                    mv
-                }
-                None if taken_up < n_put_off => {
-                    taken_up += 1;
-                    put_off[taken_up - 1]
-                }
-                None => break,
-            };
+        let mut upper = node.left_out;
+        while let Some(mv) = self.next_move(&mut moves, &mut put_off, recheck && !first, children) {
             first = false;
+            let col = column::<W, H>(mv);
             let mut child = *pos;
             child.play_move_unchecked(mv);
-            let col = column::<W, H>(mv);
-            let known = Known {
-                claimeven: claimeven_known.then_some(child_claimeven[col]),
-                odd_threat: odd_threat_known.then_some(child_odd_threat[col]),
-            };
             self.refutation.0 = -1;
-            let score = -self.negamax(&child, -beta, -alpha, wins_after[col], known);
+            let score = -self.negamax(
+                &child,
+                -node.beta,
+                -node.alpha,
+                children.wins_after[col],
+                child_bounds.of(col),
+            );
             if self.stopped {
                 self.leave(marked, key);
                 return 0;
             }
             // A move at least as good as beta: the opponent will avoid this line.
-            if score >= beta {
+            if score >= node.beta {
                 self.leave(marked, key);
-                return self.cut(n, key, score, mv, nodes0);
+                return self.cut(&node, score, mv);
             }
-            // The move failed low: our move where the opponent refuted it next,
-            // unless a move left ranks higher by its threats (a tie is broken).
             if refutations {
-                // A child with one safe reply is refuted by it (it records nothing).
-                let refutation = if forced_replies[col] != 0 {
-                    forced_replies[col]
-                } else if self.refutation.0 == n + 1 {
-                    self.refutation.1
-                } else {
-                    0
-                };
-                if refutation != 0 {
-                    let c = column::<W, H>(refutation);
-                    if c != col {
-                        moves.promote_among_best(next & Board::<W, H>::column_mask(c));
-                    }
-                }
+                self.follow_refutation(&mut moves, &node, col, children.forced_replies[col]);
             }
             // Narrow the window for the next moves.
-            if score > alpha {
-                alpha = score;
+            if score > node.alpha {
+                node.alpha = score;
             }
             upper = upper.max(score);
         }
         self.leave(marked, key);
-        debug_assert!(upper <= alpha);
-        let depth = self.depth(n, nodes0);
+        debug_assert!(upper <= node.alpha);
         // Every move failed low: a later window (or a transposition) can use the
         // tighter bound.
-        self.store(n, key, upper, Bound::Upper, depth);
-        upper
+        self.fail_low(&node, upper)
+    }
+
+    /// The next move to search: the sorter's, unless `recheck` and another thread
+    /// entered its child since the ordering (it is then put off); when the sorter
+    /// is empty, the moves put off, in order.
+    #[inline(always)]
+    fn next_move(
+        &self,
+        moves: &mut MoveSorter<W>,
+        put_off: &mut PutOff<W>,
+        recheck: bool,
+        children: &Children<W>,
+    ) -> Option<u64> {
+        for mv in moves.by_ref() {
+            if recheck && self.entered(mv, children.moves()) {
+                put_off.push(mv);
+                continue;
+            }
+            return Some(mv);
+        }
+        put_off.take()
+    }
+
+    /// After move `mv` in column `col` failed low: our move in the column where the
+    /// opponent refuted it comes next, unless a move left ranks higher by its
+    /// threats (docs/tuned-solver.md#refutations). The opponent's refuting stone
+    /// often took the cell both sides needed. A child with one safe reply
+    /// (`forced_reply`) is refuted by it; it records nothing itself.
+    #[inline(always)]
+    fn follow_refutation(
+        &self,
+        moves: &mut MoveSorter<W>,
+        node: &Node,
+        col: usize,
+        forced_reply: u64,
+    ) {
+        let refutation = if forced_reply != 0 {
+            forced_reply
+        } else if self.refutation.0 == node.n + 1 {
+            self.refutation.1
+        } else {
+            0
+        };
+        if refutation != 0 {
+            let c = column::<W, H>(refutation);
+            if c != col {
+                moves.promote_among_best(node.next & Board::<W, H>::column_mask(c));
+            }
+        }
     }
 }
 
@@ -1087,8 +1283,8 @@ mod tests {
     #[test]
     fn a_stored_column_outside_the_board_is_ignored() {
         // Regression: `W - 1 - c` was computed for a mirrored key before `c < W`
-        // was checked (an overflow in debug builds). Since step 32 the search reads
-        // no stored column at all: a table answering garbage columns must still
+        // was checked (an overflow in debug builds). The search now reads no
+        // stored column at all: a table answering garbage columns must still
         // change no score.
         let mut corrupt = Tuned::<7, 6, Corrupt>::new(Corrupt);
         let mut good = Tuned::<7, 6>::new(CompactTable::for_board::<7, 6>(64).unwrap());

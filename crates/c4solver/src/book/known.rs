@@ -1,0 +1,76 @@
+//! The book beside the search: [`Book`] answers the solver's
+//! [`KnownScores`] questions, and a solver with a book is built here, so that the
+//! search never imports the book.
+
+use std::sync::Arc;
+
+use super::Book;
+use crate::position::Board;
+use crate::solver::{Config, KnownScores, Solver};
+use crate::table::TableError;
+
+impl<const W: usize, const H: usize> KnownScores<W, H> for Book<W, H> {
+    fn known_score(&self, pos: &Board<W, H>) -> Option<i32> {
+        self.score(pos)
+    }
+}
+
+impl<const W: usize, const H: usize> Solver<W, H> {
+    /// A solver of `config` that answers from the board's built-in opening book
+    /// ([`Book::builtin`]; 7x6 only, none on the other sizes) before it searches:
+    /// what the command line, the Python package and the server use by default.
+    /// [`Solver::new`] is the search alone.
+    ///
+    /// # Errors
+    /// As [`Solver::new`].
+    pub fn with_builtin_book(config: Config) -> Result<Self, TableError> {
+        let mut solver = Self::new(config)?;
+        solver.set_book(Book::builtin());
+        Ok(solver)
+    }
+
+    /// Answers from `book` (a whole book: see [`Book::read`]) before searching, or
+    /// from no book at all with `None`.
+    pub fn set_book(&mut self, book: Option<Book<W, H>>) {
+        self.set_known_scores(book.map(|b| Arc::new(b) as Arc<dyn KnownScores<W, H>>));
+    }
+
+    /// The opening book the solver answers from, if its [`KnownScores`] are a
+    /// book.
+    pub fn book(&self) -> Option<&Book<W, H>> {
+        let known: &dyn std::any::Any = self.known_scores()?;
+        known.downcast_ref::<Book<W, H>>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::solver::Mode;
+
+    #[test]
+    fn the_book_answers_beside_the_search() {
+        let empty = Position::new();
+        let mut pure = Solver::<7, 6>::new(Config::default()).unwrap();
+        assert!(pure.book().is_none());
+        let mut booked = Solver::<7, 6>::with_builtin_book(Config::default()).unwrap();
+        let book = booked.book().expect("7x6 has a built-in book");
+        assert_eq!(book.score(&empty), Some(1));
+        // The book answers the empty board at once; a 9-stone position, deeper than
+        // the book, is searched by both, with the same nodes.
+        assert_eq!(booked.solve(&empty, Mode::Weak).unwrap().nodes, 0);
+        let p = Position::parse("444555542").unwrap();
+        let (a, b) = (
+            pure.solve(&p, Mode::Weak).unwrap(),
+            booked.solve(&p, Mode::Weak).unwrap(),
+        );
+        assert_eq!((a.score, a.nodes), (b.score, b.nodes));
+        assert!(a.nodes > 0);
+        booked.set_book(None);
+        assert!(booked.book().is_none());
+        // Other sizes have no built-in book: the solver is the search alone.
+        let small = Solver::<5, 4>::with_builtin_book(Config::default()).unwrap();
+        assert!(small.book().is_none());
+    }
+}
