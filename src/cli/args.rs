@@ -76,6 +76,15 @@ pub enum Command {
     /// Opening books: generate one (resumable, sharded across machines), merge
     /// shards, verify one against a book-free solve, describe one.
     Book(BookArgs),
+    /// Serve the board page and the HTTP API (/solve, /analyze, /health).
+    ///
+    /// Prints the URL once it listens. GET /solve?pos=MOVES answers as the
+    /// online solver does, {"pos":MOVES,"score":[one per column, 100 for a full
+    /// one]}; GET /analyze?pos=MOVES[&weak=1][&pv=1] with the fields of `analyze
+    /// --json`. Searches run on --threads solver threads behind a bounded queue;
+    /// SIGINT or SIGTERM stops accepting, lets the requests in flight finish (at
+    /// most 1 s) and exits with 130 or 143.
+    Serve(ServeArgs),
 }
 
 /// `book` arguments.
@@ -307,6 +316,33 @@ pub struct PlayArgs {
     pub start: String,
 }
 
+/// `serve` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address to listen on, HOST:PORT (port 0: any free port, printed).
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+
+    /// Requests that may wait for a solver thread; one more gets 503 with
+    /// Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = at_least_one)]
+    pub queue: u64,
+
+    /// Answers kept in memory (least recently used dropped first; 0: none).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub cache: usize,
+
+    /// Longest search of one request, in seconds; a longer one is stopped and
+    /// answered 503.
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = at_least_one)]
+    pub timeout: u64,
+
+    /// No access log (one line per request on stderr: method, path, status,
+    /// milliseconds).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 /// `--first` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstArg {
@@ -436,7 +472,10 @@ impl Cli {
                 let takes = match command {
                     Command::Solve(_) => true,
                     Command::Bench(_) | Command::Analyze(_) => *flag != "--stats",
-                    Command::Generate(_) | Command::Book(_) | Command::Play(_) => false,
+                    Command::Generate(_)
+                    | Command::Book(_)
+                    | Command::Play(_)
+                    | Command::Serve(_) => false,
                 };
                 return Err(usage(if takes {
                     format!("{flag} goes after the subcommand: `c4solver {name} {flag}`")
@@ -477,6 +516,7 @@ impl Command {
             Command::Book(_) => "book",
             Command::Analyze(_) => "analyze",
             Command::Play(_) => "play",
+            Command::Serve(_) => "serve",
         }
     }
 }

@@ -11,6 +11,7 @@ mod generate;
 mod output;
 mod play;
 mod progress;
+mod serve;
 mod signals;
 mod solve;
 mod source;
@@ -75,6 +76,7 @@ fn run_sized<const W: usize, const H: usize>(
         Some(Command::Book(b)) => book::run::<W, H>(b, engine, signals),
         Some(Command::Analyze(a)) => analyze::run::<W, H>(a, engine, signals),
         Some(Command::Play(p)) => play::run::<W, H>(p, engine, signals),
+        Some(Command::Serve(s)) => serve::run::<W, H>(s, engine, signals),
     }
 }
 

@@ -56,7 +56,9 @@
 //! far?"), and exact scores only for the moves that are.
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
+use web_time::Instant;
 
 use crate::moves::center_first;
 use crate::position::Board;

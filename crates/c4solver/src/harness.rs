@@ -298,7 +298,7 @@ pub fn run_threads<const W: usize, const H: usize>(
                 let next = AtomicUsize::new(0);
                 // (index, answer, nodes, stats) of every position solved.
                 let done = Mutex::new(Vec::with_capacity(n));
-                let start = std::time::Instant::now();
+                let start = web_time::Instant::now();
                 // Set if a worker thread cannot start: the others stop after their
                 // position.
                 let abort = std::sync::atomic::AtomicBool::new(false);

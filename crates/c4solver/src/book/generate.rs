@@ -39,7 +39,9 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
+use web_time::Instant;
 
 use super::layers::{self, Shard, block_len};
 use super::{Book, BookError, encode};

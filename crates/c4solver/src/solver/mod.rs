@@ -16,7 +16,9 @@ pub mod stop;
 pub mod tuned;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
+use web_time::Instant;
 
 use crate::position::Board;
 use crate::table::shared::Layout;

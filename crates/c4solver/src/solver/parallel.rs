@@ -30,7 +30,9 @@
 use std::fmt::Debug;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
+use web_time::Instant;
 
 use crate::position::Board;
 use crate::solver::busy::Busy;

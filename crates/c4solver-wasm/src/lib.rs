@@ -1,0 +1,128 @@
+//! c4solver in the browser: one [`Engine`] (a 7x6 solver with its table and the
+//! built-in book) bound to JavaScript with `wasm-bindgen`. Every answer is the JSON
+//! text that `c4solver serve` sends for the same request, so that the page has one
+//! code path whichever answers it; every error is the command line's message.
+//!
+//! ```
+//! let mut engine = c4solver_wasm::Engine::new(16, true).unwrap();
+//! let json = engine.solve("4455").unwrap();
+//! assert_eq!(json, r#"{"pos":"4455","score":[-4,-3,18,2,2,18,-3]}"#);
+//! ```
+
+use c4solver::input::parse_line;
+use c4solver::{Analysis, Board, Config, Mode, Solver7x6};
+use serde_json::{Value, json};
+use wasm_bindgen::prelude::*;
+
+/// The online solver's score for a column that cannot be played.
+pub const FULL_COLUMN: i32 = 100;
+
+/// A 7x6 solver on one thread, its table allocated once and kept between calls.
+#[wasm_bindgen]
+pub struct Engine {
+    solver: Solver7x6,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// A solver with a table of `table_mb` megabytes (at least 1), with the
+    /// built-in opening book when `book` is true.
+    #[wasm_bindgen(constructor)]
+    pub fn new(table_mb: usize, book: bool) -> Result<Engine, String> {
+        let config = Config {
+            table_mb: table_mb.max(1),
+            threads: 1,
+            ..Config::default()
+        };
+        let solver = if book {
+            Solver7x6::with_builtin_book(config)
+        } else {
+            Solver7x6::new(config)
+        }
+        .map_err(|e| e.to_string())?;
+        Ok(Engine { solver })
+    }
+
+    /// The online solver's answer for `moves` (the columns played, 1-based):
+    /// `{"pos": moves, "score": [one per column]}`, 100 for a full column.
+    pub fn solve(&mut self, moves: &str) -> Result<String, String> {
+        let (moves, analysis) = self.analysis(moves, false)?;
+        let score: Vec<i32> = analysis
+            .scores()
+            .iter()
+            .map(|s| s.unwrap_or(FULL_COLUMN))
+            .collect();
+        Ok(json!({ "pos": moves, "score": score }).to_string())
+    }
+
+    /// The answer of `c4solver analyze --json` (and of the server's `/analyze`):
+    /// the position's score, each column's (`null` for a full one), the best
+    /// columns, nodes, microseconds, whether the book answered, and with `pv` the
+    /// line of best play. `weak` gives only each score's sign.
+    pub fn analyze(&mut self, moves: &str, weak: bool, pv: bool) -> Result<String, String> {
+        let (moves, analysis) = self.analysis(moves, weak)?;
+        let mut nodes = analysis.nodes();
+        let mut time = analysis.time();
+        let line = if pv {
+            let line = self
+                .solver
+                .principal_variation_of(&analysis)
+                .map_err(|e| e.to_string())?;
+            nodes += line.nodes();
+            time += line.time();
+            Some(line.to_string())
+        } else {
+            None
+        };
+        let best: Vec<usize> = analysis.best_moves().iter().map(|c| c + 1).collect();
+        let mut v: Value = json!({
+            "moves": moves,
+            "scores": analysis.scores().to_vec(),
+            "best": best,
+            "score": analysis.score(),
+            "nodes": nodes,
+            "time_us": time.as_micros() as u64,
+            "book": nodes == 0,
+        });
+        if let Some(line) = line {
+            v["pv"] = line.into();
+        }
+        Ok(v.to_string())
+    }
+
+    /// The answer of `c4solver --json` (solve): the position's score alone, with
+    /// nodes and microseconds (`weak`: only its sign).
+    pub fn score(&mut self, moves: &str, weak: bool) -> Result<String, String> {
+        let query = parse_line::<7, 6>(moves.as_bytes(), false).map_err(|e| e.to_string())?;
+        let mode = if weak { Mode::Weak } else { Mode::Strong };
+        let s = self
+            .solver
+            .solve(&query.position, mode)
+            .map_err(|e| e.to_string())?;
+        Ok(json!({
+            "moves": query.moves,
+            "score": s.score,
+            "nodes": s.nodes,
+            "time_us": s.time.as_micros() as u64,
+        })
+        .to_string())
+    }
+
+    /// The book's depth: every position with at most this many stones is answered
+    /// without a search (`None` without a book).
+    #[wasm_bindgen(js_name = bookDepth)]
+    pub fn book_depth(&self) -> Option<u32> {
+        self.solver.book().map(|b| b.depth() as u32)
+    }
+}
+
+impl Engine {
+    /// Parses `moves` as the command line does and analyzes the position.
+    fn analysis(&mut self, moves: &str, weak: bool) -> Result<(String, Analysis<7, 6>), String> {
+        let query = parse_line::<7, 6>(moves.as_bytes(), false).map_err(|e| e.to_string())?;
+        let pos: Board<7, 6> = query.position;
+        let mode = if weak { Mode::Weak } else { Mode::Strong };
+        let analysis = self.solver.analyze(&pos, mode).map_err(|e| e.to_string())?;
+        Ok((query.moves.to_string(), analysis))
+    }
+}

@@ -1,0 +1,83 @@
+//! Recent answers, least recently used dropped first, so that a position asked
+//! again costs a lookup (bounded memory: `--cache` answers of at most a few
+//! hundred bytes each).
+
+use std::num::NonZeroUsize;
+use std::sync::Mutex;
+
+use lru::LruCache;
+
+use super::answer::Answer;
+
+/// An answer's key: the position's unique key, weak, with a line of play.
+pub type Key = (u64, bool, bool);
+
+/// The cache (shared by every request; a lookup holds the lock for a hash probe).
+pub struct Cache {
+    map: Option<Mutex<LruCache<Key, Answer>>>,
+}
+
+impl Cache {
+    /// A cache of at most `capacity` answers (0: no cache).
+    pub fn new(capacity: usize) -> Cache {
+        Cache {
+            map: NonZeroUsize::new(capacity).map(|n| Mutex::new(LruCache::new(n))),
+        }
+    }
+
+    fn lock(&self) -> Option<std::sync::MutexGuard<'_, LruCache<Key, Answer>>> {
+        // A panic while holding the lock leaves a consistent map: keep using it.
+        Some(self.map.as_ref()?.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The answer kept for `key`, if any (it becomes the most recent).
+    pub fn get(&self, key: &Key) -> Option<Answer> {
+        self.lock()?.get(key).cloned()
+    }
+
+    /// Keeps `answer` for `key`.
+    pub fn put(&self, key: Key, answer: Answer) {
+        if let Some(mut map) = self.lock() {
+            map.put(key, answer);
+        }
+    }
+
+    /// Answers kept.
+    pub fn len(&self) -> usize {
+        self.lock().map_or(0, |m| m.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(score: i32) -> Answer {
+        Answer {
+            scores: vec![Some(score)],
+            best: vec![1],
+            score,
+            nodes: 0,
+            time_us: 0,
+            pv: None,
+            book: false,
+        }
+    }
+
+    #[test]
+    fn keeps_the_most_recent() {
+        let cache = Cache::new(2);
+        cache.put((1, false, false), answer(1));
+        cache.put((2, false, false), answer(2));
+        assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
+        cache.put((3, false, false), answer(3));
+        assert!(
+            cache.get(&(2, false, false)).is_none(),
+            "least recent dropped"
+        );
+        assert_eq!(cache.len(), 2);
+        let none = Cache::new(0);
+        none.put((1, false, false), answer(1));
+        assert!(none.get(&(1, false, false)).is_none());
+    }
+}

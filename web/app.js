@@ -1,0 +1,223 @@
+// The page: wires the game state, the board drawing and the solver client to
+// the controls, the keys and the address (?pos=MOVES).
+
+import { BoardView } from "./board.js";
+import { Game, columnOf, columnSymbol, scoreWords, chooseMove } from "./game.js";
+import { analyze, boardSize, SolverError } from "./client.js";
+
+// Pause before a solver's move, so that a game between solvers can be watched.
+const SOLVER_DELAY_MS = 350;
+const NAMES = { 1: "Red", 2: "Yellow" };
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  status: $("status"), turnDisc: $("turn-disc"), spinner: $("spinner"), error: $("error"),
+  scores: $("scores"), board: $("board"), undo: $("undo"), redo: $("redo"), newGame: $("new"),
+  p1: $("p1"), p2: $("p2"), solution: $("solution"), explain: $("explain"),
+  pv: $("pv"), pvline: $("pvline"),
+};
+
+let game = new Game();
+let view = null;
+// Every change of position bumps the token: answers for older positions are dropped.
+let token = 0;
+let pending = 0;
+
+function player(side) {
+  return (side === 1 ? ui.p1 : ui.p2).value;
+}
+
+function personToMove() {
+  return !game.over && player(game.toMove) === "person";
+}
+
+function showError(message) {
+  ui.error.textContent = message;
+  ui.error.hidden = !message;
+}
+
+function thinking(delta) {
+  pending += delta;
+  ui.spinner.hidden = pending === 0;
+}
+
+/** Asks the solver client, with the spinner shown meanwhile. */
+async function ask(moves, options) {
+  thinking(1);
+  try {
+    return await analyze(moves, options);
+  } finally {
+    thinking(-1);
+  }
+}
+
+function setAddress() {
+  const url = new URL(window.location.href);
+  url.searchParams.set("pos", game.text);
+  window.history.replaceState(null, "", url);
+}
+
+function statusText() {
+  if (game.winner) return `${NAMES[game.winner]} wins: four in a row`;
+  if (game.full) return "Draw: the board is full";
+  const who = player(game.toMove) === "person" ? "to move" : "(solver) to move";
+  return `${NAMES[game.toMove]} ${who} · move ${game.moves.length + 1}`;
+}
+
+function renderScores(answer) {
+  ui.scores.style.gridTemplateColumns = `repeat(${game.width}, 1fr)`;
+  ui.scores.replaceChildren();
+  ui.explain.replaceChildren();
+  if (!answer) return;
+  const best = new Set(answer.best.map((c) => c - 1));
+  answer.scores.forEach((score, col) => {
+    const cell = document.createElement("div");
+    cell.className = "score";
+    cell.dataset.col = col;
+    const item = document.createElement("li");
+    const label = `<span class="col">Column ${columnSymbol(col)}</span>`;
+    if (score === null) {
+      cell.dataset.score = "full";
+      cell.innerHTML = "–<small>full</small>";
+      item.innerHTML = `${label}<span>full</span>`;
+    } else {
+      const kind = score > 0 ? "win" : score < 0 ? "lose" : "draw";
+      const shown = score > 0 ? `+${score}` : `${score}`;
+      cell.dataset.score = score;
+      cell.classList.add(kind, ...(best.has(col) ? ["best"] : []));
+      cell.innerHTML = `${best.has(col) ? "★" : ""}${shown}<small>${kind}</small>`;
+      item.innerHTML = `${label}<span>${shown}: ${scoreWords(score, game)}${best.has(col) ? " ★" : ""}</span>`;
+    }
+    cell.title = score === null ? "column full" : scoreWords(score, game);
+    ui.scores.appendChild(cell);
+    ui.explain.appendChild(item);
+  });
+}
+
+/** Redraws everything for the current position and asks the solver what it needs. */
+function update() {
+  token += 1;
+  const mine = token;
+  view.render(game, personToMove());
+  setAddress();
+  ui.status.textContent = statusText();
+  ui.turnDisc.className = `disc ${game.winner ? `p${game.winner}` : game.over ? "none" : `p${game.toMove}`}`;
+  ui.undo.disabled = game.moves.length === 0;
+  ui.redo.disabled = game.undone.length === 0;
+  ui.pv.disabled = game.over;
+  ui.pvline.hidden = true;
+  ui.explain.hidden = !ui.solution.checked;
+  renderScores(null);
+  const solverTurn = !game.over && !personToMove();
+  if (game.over || (!ui.solution.checked && !solverTurn)) return;
+  const moves = game.text;
+  ask(moves)
+    .then((answer) => {
+      if (mine !== token) return;
+      showError("");
+      if (ui.solution.checked) renderScores(answer);
+      if (solverTurn) {
+        const col = chooseMove(answer.scores, player(game.toMove));
+        setTimeout(() => {
+          if (mine !== token) return;
+          game.play(col);
+          update();
+        }, SOLVER_DELAY_MS);
+      }
+    })
+    .catch((e) => {
+      if (mine === token) showError(e instanceof SolverError ? e.message : String(e));
+    });
+}
+
+function playColumn(col) {
+  if (!personToMove() || !game.canPlay(col)) return;
+  showError("");
+  game.play(col);
+  update();
+}
+
+/** Takes back one move, and more until a person is to move (as `play`'s u). */
+function takeBack() {
+  if (!game.undo()) return;
+  const someone = ui.p1.value === "person" || ui.p2.value === "person";
+  while (someone && !personToMove() && game.moves.length > 0) game.undo();
+  update();
+}
+
+function redo() {
+  if (game.redo()) update();
+}
+
+async function showLine() {
+  const mine = token;
+  try {
+    const answer = await ask(game.text, { pv: true });
+    if (mine !== token) return;
+    const line = [...answer.pv].join(" ");
+    ui.pvline.textContent = line ? `Best play: ${line}` : "No move left";
+    ui.pvline.hidden = false;
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function start() {
+  let size = { width: 7, height: 6 };
+  try {
+    size = await boardSize();
+  } catch (e) {
+    showError(e.message);
+  }
+  const pos = new URLSearchParams(window.location.search).get("pos") ?? "";
+  const loaded = Game.fromMoves(pos, size.width, size.height);
+  game = loaded ?? new Game(size.width, size.height);
+  view = new BoardView(ui.board, size.width, size.height, playColumn);
+  if (!loaded) {
+    // The solver says what is wrong, in the command line's words.
+    try {
+      await ask(pos);
+      showError(`cannot play ${JSON.stringify(pos)} on this board`);
+    } catch (e) {
+      showError(`pos=${pos}: ${e.message}`);
+    }
+    // Both sides to persons: nobody moves on their own over the error.
+    ui.p2.value = "person";
+    view.render(game, true);
+    ui.status.textContent = statusText();
+    return;
+  }
+  if (pos !== "") {
+    // A shared position is for study: nobody moves on their own, the scores show.
+    ui.p2.value = "person";
+    ui.solution.checked = true;
+  }
+  update();
+}
+
+ui.undo.addEventListener("click", takeBack);
+ui.redo.addEventListener("click", redo);
+ui.newGame.addEventListener("click", () => {
+  game.reset();
+  showError("");
+  update();
+});
+ui.p1.addEventListener("change", update);
+ui.p2.addEventListener("change", update);
+ui.solution.addEventListener("change", update);
+ui.pv.addEventListener("click", showLine);
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target instanceof HTMLSelectElement) return;
+  const key = event.key.toLowerCase();
+  const col = columnOf(key, game.width);
+  if (key === "u" || key === "backspace") takeBack();
+  else if (key === "r") redo();
+  else if (key === "n") ui.newGame.click();
+  else if (key === "s") ui.solution.click();
+  else if (col >= 0 && /^[1-9]$/.test(key)) playColumn(col);
+  else return;
+  event.preventDefault();
+});
+
+start();
