@@ -185,6 +185,8 @@ async function start() {
     ui.p2.value = "person";
     view.render(game, true);
     ui.status.textContent = statusText();
+    ui.undo.disabled = true;
+    ui.redo.disabled = true;
     return;
   }
   if (pos !== "") {

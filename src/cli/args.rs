@@ -732,6 +732,44 @@ mod tests {
     }
 
     #[test]
+    fn serve() {
+        let cli = parse(&["c4solver", "serve"]).unwrap();
+        let Some(Command::Serve(s)) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (s.addr.as_str(), s.queue, s.cache, s.timeout, s.quiet),
+            ("127.0.0.1:8080", 256, 100_000, 600, false)
+        );
+        let cli = parse(&[
+            "c4solver",
+            "serve",
+            "--addr",
+            "0.0.0.0:0",
+            "--queue",
+            "4",
+            "--cache",
+            "0",
+            "-q",
+            "--threads",
+            "2",
+            "--no-book",
+        ])
+        .unwrap();
+        let Some(Command::Serve(s)) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (s.addr.as_str(), s.queue, s.cache, s.quiet),
+            ("0.0.0.0:0", 4, 0, true)
+        );
+        assert_eq!((cli.engine.threads, cli.engine.no_book), (Some(2), true));
+        assert!(parse(&["c4solver", "serve", "--queue", "0"]).is_err());
+        assert!(parse(&["c4solver", "serve", "--timeout", "0"]).is_err());
+        assert!(parse(&["c4solver", "serve", "file"]).is_err());
+    }
+
+    #[test]
     fn weak_is_dash_w_everywhere() {
         // Regression: `bench -w` was refused while `solve -w` worked.
         let cli = parse(&["c4solver", "bench", "-w"]).unwrap();
