@@ -78,12 +78,12 @@ pub enum Command {
     Book(BookArgs),
     /// Serve the board page and the HTTP API (/solve, /analyze, /health).
     ///
-    /// Prints the URL once it listens. GET /solve?pos=MOVES answers as the
-    /// online solver does, {"pos":MOVES,"score":[one per column, 100 for a full
-    /// one]}; GET /analyze?pos=MOVES[&weak=1][&pv=1] with the fields of `analyze
-    /// --json`. Searches run on --threads solver threads behind a bounded queue;
-    /// SIGINT or SIGTERM stops accepting, lets the requests in flight finish (at
-    /// most 1 s) and exits with 130 or 143.
+    /// Prints the URL once it listens. `GET /solve?pos=MOVES` answers as the
+    /// online solver does, `{"pos":MOVES,"score":[...]}`, one score per column
+    /// (100 for a full one); `GET /analyze?pos=MOVES&weak=1&pv=1` (both switches
+    /// optional) with the fields of `analyze --json`. Searches run on --threads
+    /// solver threads behind a bounded queue; SIGINT or SIGTERM stops accepting,
+    /// lets the requests in flight finish (at most 1 s) and exits with 130 or 143.
     Serve(ServeArgs),
 }
 
