@@ -83,7 +83,7 @@ pub enum Command {
     /// (100 for a full one); `GET /analyze?pos=MOVES&weak=1&pv=1` (both switches
     /// optional) with the fields of `analyze --json`. Searches run on --threads
     /// solver threads behind a bounded queue; SIGINT or SIGTERM stops accepting,
-    /// lets the requests in flight finish (at most 1 s) and exits with 130 or 143.
+    /// lets the requests in flight finish (at most 0.7 s) and exits with 130 or 143.
     Serve(ServeArgs),
 }
 
