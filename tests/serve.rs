@@ -301,7 +301,8 @@ fn start_request(server: &Server, path: &str) -> std::net::TcpStream {
 
 #[test]
 fn a_client_that_hangs_up_frees_its_thread() {
-    // Without the book, the empty board and a one-stone position take minutes.
+    // Without the book, analysing the empty board or a one-stone position takes
+    // many seconds: long enough to hang up in the middle.
     let server = Server::start(&["--threads", "2", "--no-book"]);
     let easy = "317125365677263145631455163157";
     let first = start_request(&server, "/analyze?pos=");
@@ -327,6 +328,7 @@ fn a_client_that_hangs_up_frees_its_thread() {
     let (reply, answered) = waiting.join().unwrap();
     assert_eq!(reply.status, 200, "{}", reply.body);
     let freed = answered - hung_up;
+    eprintln!("the waiting request was answered {freed:?} after the hang-up");
     assert!(
         freed < Duration::from_secs(1),
         "the thread was freed after {freed:?}"
@@ -338,16 +340,20 @@ fn a_client_that_hangs_up_frees_its_thread() {
 #[test]
 fn a_full_queue_is_503_with_retry_after() {
     let server = Server::start(&["--threads", "1", "--queue", "1", "--no-book"]);
-    let _running = start_request(&server, "/analyze?pos=");
+    let easy = "/solve?pos=317125365677263145631455163157";
+    assert_eq!(server.get(easy).status, 200);
+    let running = start_request(&server, "/analyze?pos=");
     server.wait_for("one busy thread", |h| h["busy"] == 1);
-    let _queued = start_request(&server, "/analyze?pos=4");
+    let queued = start_request(&server, "/analyze?pos=4");
     server.wait_for("a waiting request", |h| h["waiting"] == 1);
     let reply = server.get("/solve?pos=5");
     assert_eq!(reply.status, 503);
     assert_eq!(reply.header("retry-after"), Some("1"));
     assert!(reply.json()["error"].as_str().unwrap().starts_with("busy"));
-    // A cached answer needs no thread: still answered.
-    drop((_running, _queued));
+    // A cached answer needs no thread: still answered at once.
+    let cached = server.get(easy);
+    assert_eq!(cached.status, 200, "{}", cached.body);
+    drop((running, queued));
     server.wait_for("no busy thread", |h| h["busy"] == 0 && h["waiting"] == 0);
 }
 
@@ -384,6 +390,7 @@ fn sigterm_ends_the_server_within_two_seconds() {
         std::thread::sleep(Duration::from_millis(10));
     };
     let took = sent.elapsed();
+    eprintln!("the server exited {took:?} after SIGTERM");
     assert!(took < Duration::from_secs(2), "exited after {took:?}");
     assert_eq!(status.code(), Some(143));
     // The request in flight was answered: its search was stopped.

@@ -2,8 +2,9 @@
 //! driven by playwright-core (tests/web/drive.mjs; `.ci/run` installs both, and
 //! `npm ci --prefix tests/web` installs the driver). The scores it shows, a game
 //! played by clicks, take back, the address and a bad position are checked
-//! against the command line. Without Chromium or the driver, the test fails in
-//! CI (`CI=true`) and is skipped elsewhere, saying what to install. The same
+//! against the command line; `tests/web/game.test.mjs` checks the page's rules
+//! and words in node alone. Without Chromium or the driver, the test fails in CI
+//! (`CI=true`) and is skipped elsewhere, saying what to install. The same
 //! checks run against the static WebAssembly build (`scripts/build-web`) served by
 //! `python3 -m http.server`, with no c4solver process.
 
@@ -62,6 +63,29 @@ fn cli_message(moves: &str) -> String {
 
 fn text(v: &Value) -> &str {
     v.as_str().unwrap_or_else(|| panic!("not a string: {v}"))
+}
+
+#[test]
+fn the_pages_game_rules_in_node() {
+    if Command::new("node").arg("--version").output().is_err() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no node in CI"
+        );
+        eprintln!("skipping the page's rules: no node (apt-get install nodejs)");
+        return;
+    }
+    let out = Command::new("node")
+        .args(["--test", "game.test.mjs"])
+        .current_dir(web_dir())
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Whether the browser tests can run; in CI they must.

@@ -169,6 +169,7 @@ async function start() {
   } catch (e) {
     showError(e.message);
   }
+  $("keys").textContent = `1–${columnSymbol(Math.min(size.width, 9) - 1)}`;
   const pos = new URLSearchParams(window.location.search).get("pos") ?? "";
   const loaded = Game.fromMoves(pos, size.width, size.height);
   game = loaded ?? new Game(size.width, size.height);
@@ -185,6 +186,8 @@ async function start() {
     ui.p2.value = "person";
     view.render(game, true);
     ui.status.textContent = statusText();
+    ui.undo.disabled = true;
+    ui.redo.disabled = true;
     return;
   }
   if (pos !== "") {

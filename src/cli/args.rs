@@ -78,12 +78,12 @@ pub enum Command {
     Book(BookArgs),
     /// Serve the board page and the HTTP API (/solve, /analyze, /health).
     ///
-    /// Prints the URL once it listens. GET /solve?pos=MOVES answers as the
-    /// online solver does, {"pos":MOVES,"score":[one per column, 100 for a full
-    /// one]}; GET /analyze?pos=MOVES[&weak=1][&pv=1] with the fields of `analyze
-    /// --json`. Searches run on --threads solver threads behind a bounded queue;
-    /// SIGINT or SIGTERM stops accepting, lets the requests in flight finish (at
-    /// most 1 s) and exits with 130 or 143.
+    /// Prints the URL once it listens. `GET /solve?pos=MOVES` answers as the
+    /// online solver does, `{"pos":MOVES,"score":[...]}`, one score per column
+    /// (100 for a full one); `GET /analyze?pos=MOVES&weak=1&pv=1` (both switches
+    /// optional) with the fields of `analyze --json`. Searches run on --threads
+    /// solver threads behind a bounded queue; SIGINT or SIGTERM stops accepting,
+    /// lets the requests in flight finish (at most 0.7 s) and exits with 130 or 143.
     Serve(ServeArgs),
 }
 
@@ -757,6 +757,44 @@ mod tests {
         assert_eq!(p.start, "44");
         assert!(parse(&["c4solver", "play", "--level", "hard"]).is_err());
         assert!(parse(&["c4solver", "play", "file"]).is_err());
+    }
+
+    #[test]
+    fn serve() {
+        let cli = parse(&["c4solver", "serve"]).unwrap();
+        let Some(Command::Serve(s)) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (s.addr.as_str(), s.queue, s.cache, s.timeout, s.quiet),
+            ("127.0.0.1:8080", 256, 100_000, 600, false)
+        );
+        let cli = parse(&[
+            "c4solver",
+            "serve",
+            "--addr",
+            "0.0.0.0:0",
+            "--queue",
+            "4",
+            "--cache",
+            "0",
+            "-q",
+            "--threads",
+            "2",
+            "--no-book",
+        ])
+        .unwrap();
+        let Some(Command::Serve(s)) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (s.addr.as_str(), s.queue, s.cache, s.quiet),
+            ("0.0.0.0:0", 4, 0, true)
+        );
+        assert_eq!((cli.engine.threads, cli.engine.no_book), (Some(2), true));
+        assert!(parse(&["c4solver", "serve", "--queue", "0"]).is_err());
+        assert!(parse(&["c4solver", "serve", "--timeout", "0"]).is_err());
+        assert!(parse(&["c4solver", "serve", "file"]).is_err());
     }
 
     #[test]

@@ -33,7 +33,12 @@ use cache::Cache;
 use pool::Pool;
 
 /// How long the requests in flight may go on after a stop signal.
-pub const GRACE: Duration = Duration::from_millis(1000);
+pub const GRACE: Duration = Duration::from_millis(700);
+
+/// How long the requests whose search was stopped then have to be answered (a
+/// few milliseconds unless the machine is very loaded); the process exits after
+/// at most `GRACE + ANSWER` in all.
+pub const ANSWER: Duration = Duration::from_millis(1000);
 
 /// How often the signal flag is looked at.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
@@ -87,7 +92,7 @@ pub fn run<const W: usize, const H: usize>(
 }
 
 /// Listens, prints the URL, and serves until a signal, then shuts down within
-/// [`GRACE`] and a little more.
+/// [`GRACE`] and [`ANSWER`] at most.
 async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(&args.addr)
         .await
@@ -115,7 +120,7 @@ async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Res
     if tokio::time::timeout(GRACE, &mut server).await.is_err() {
         // The requests still in flight are answered 503 as their searches stop.
         app.pool.stop_all();
-        let _ = tokio::time::timeout(GRACE / 2, &mut server).await;
+        let _ = tokio::time::timeout(ANSWER, &mut server).await;
     }
     Ok(())
 }
