@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::layers::{self, Shard, block_len};
-use super::{Book, BookError, encode, v2};
+use super::{Book, BookError, v2};
 use crate::position::Board;
 use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
 use crate::table::TableError;
@@ -557,7 +557,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let bytes = if shard.is_whole() {
             v2::encode_entries::<W, H>(depth, &entries)
         } else {
-            encode::<W, H>(depth, depth, (shard.index, shard.count), &entries)
+            super::shard::encode::<W, H>(depth, shard, &entries)
         };
         write_atomically(&self.out, &bytes)?;
         // A whole book holds every score the checkpoint did, and its costs were

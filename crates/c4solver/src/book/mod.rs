@@ -355,9 +355,10 @@ impl<const W: usize, const H: usize> Book<W, H> {
     fn parse(bytes: Cow<'static, [u8]>, check_entries: bool) -> Result<Self, BookError> {
         let () = Self::GEOMETRY;
         if bytes.starts_with(&shard::MAGIC) {
-            let (depth, sh, entries) = shard::parse::<W, H>(&bytes)?;
+            let c = shard::parse::<W, H>(&bytes)?;
             let file_len = bytes.len();
-            let v1 = encode::<W, H>(depth, depth, (sh.index, sh.count), &entries);
+            let sh = (c.shard.index, c.shard.count);
+            let v1 = encode::<W, H>(c.depth, c.depth, sh, &c.entries);
             let mut book = Self::parse(Cow::Owned(v1), false)?;
             let raw = Arc::get_mut(&mut book.raw).expect("a new book");
             raw.format = Format::CompactShard;

@@ -72,15 +72,24 @@ pub fn encode<const W: usize, const H: usize>(
     out
 }
 
+/// What a compact shard holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contents {
+    /// The stones of its positions.
+    pub depth: usize,
+    /// Which share of the layer.
+    pub shard: Shard,
+    /// (canonical key, score) pairs in ascending key order.
+    pub entries: Vec<(u64, i32)>,
+}
+
 /// Reads a compact shard: its depth, its shard, and its (canonical key, score)
 /// pairs in ascending key order. Checks the header, the length, the checksum,
 /// the positions (against the layer's enumeration) and every score's range.
 ///
 /// # Errors
 /// [`BookError`] naming what is wrong.
-pub fn parse<const W: usize, const H: usize>(
-    bytes: &[u8],
-) -> Result<(usize, Shard, Vec<(u64, i32)>), BookError> {
+pub fn parse<const W: usize, const H: usize>(bytes: &[u8]) -> Result<Contents, BookError> {
     if bytes.len() < HEADER_BYTES {
         return Err(BookError::TooShort { len: bytes.len() });
     }
@@ -147,5 +156,9 @@ pub fn parse<const W: usize, const H: usize>(
         }
         out.push((key, score));
     }
-    Ok((depth, shard, out))
+    Ok(Contents {
+        depth,
+        shard,
+        entries: out,
+    })
 }

@@ -172,13 +172,12 @@ pub(super) fn parse<const W: usize, const H: usize>(
         let (hash_len, score_len) = (u64_at(r + 16), u64_at(r + 24));
         // The fewest bits that hold the layer's scores: its highest score is at
         // least `low + 2^(b-1)`.
-        let least_high = if bits == 0 {
-            low
-        } else {
-            low + (1 << (bits - 1))
+        let least_high = match bits {
+            0 => low,
+            1..=8 => low + (1 << (bits - 1)),
+            _ => i32::MAX,
         };
-        if bits > 8
-            || low < Board::<W, H>::MIN_SCORE
+        if low < Board::<W, H>::MIN_SCORE
             || least_high > Board::<W, H>::MAX_SCORE
             || bytes[r + 10..r + 16] != [0; 6]
         {
@@ -308,13 +307,13 @@ mod tests {
             .iter()
             .map(|m| Small::parse(m).unwrap().canonical_key())
             .collect();
-        for (low, high) in [(0, 0), (-1, 0), (-3, 4), (-6, 5)] {
+        for (low, high) in [(0, 0), (-1, 0), (-3, 4), (-5, 5)] {
             let entries: Vec<(u64, i32)> = keys
                 .iter()
                 .enumerate()
                 .map(|(i, &k)| (k, low + (i as i32 * 5) % (high - low + 1)))
                 .collect();
-            let bytes = encode::<4, 4>(&[entries.clone()]);
+            let bytes = encode::<4, 4>(std::slice::from_ref(&entries));
             let layers = parse::<4, 4>(&bytes, 0, entries.len() as u64, checksum(&bytes), true)
                 .expect("a written book reads back");
             for &(k, s) in &entries {
