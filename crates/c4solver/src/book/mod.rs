@@ -363,6 +363,8 @@ impl<const W: usize, const H: usize> Book<W, H> {
             let raw = Arc::get_mut(&mut book.raw).expect("a new book");
             raw.format = Format::CompactShard;
             raw.file_len = file_len;
+            raw.header.checksum =
+                u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4 bytes"));
             return Ok(book);
         }
         let header = read_header(&bytes)?;
