@@ -107,9 +107,10 @@ pub enum BookAction {
     Generate(BookGenerateArgs),
     /// Merge the K shards of one generation into a book.
     Merge(BookMergeArgs),
-    /// Check a book: its layers against each other, and a random sample of its
-    /// entries (default: all) against a book-free solve. Prints `moves score`
-    /// per entry checked.
+    /// Check a book: its positions against the enumerated layers, its layers
+    /// against each other, and a random sample of its deepest layer (default:
+    /// all of it) against a book-free solve. Prints `moves score` per entry
+    /// re-solved.
     Verify(BookVerifyArgs),
     /// Describe a book (default: the built-in one): depth, entries, bytes,
     /// checksum, and won, drawn and lost positions per number of stones.
@@ -152,7 +153,8 @@ pub struct BookVerifyArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// Re-solve only K entries drawn at random (default: every entry).
+    /// Re-solve only K entries of the deepest layer drawn at random (default:
+    /// every entry of the deepest layer).
     #[arg(long, value_name = "K", value_parser = at_least_one)]
     pub sample: Option<u64>,
 

@@ -41,10 +41,17 @@ pub fn run<const W: usize, const H: usize>(args: &BookInfoArgs) -> anyhow::Resul
             "board": format!("{}x{}", h.width, h.height),
             "depth": h.depth,
             "entries": h.entries,
-            "bytes": book.bytes().len(),
+            "bytes": book.file_len(),
+            "format_version": book.format().version(),
             "checksum": format!("{:08x}", h.checksum),
             "by_stones": counts,
         });
+        if let Some((hash, scores)) = book.bits_per_entry() {
+            v["bits_per_entry"] = serde_json::json!({"hash": hash, "scores": scores});
+        }
+        if book.format() == c4solver::book::Format::CompactShard {
+            v["compact_shard"] = true.into();
+        }
         if h.shard_count > 1 {
             v["shard"] = format!("{}/{}", h.shard_index, h.shard_count).into();
         }
@@ -58,12 +65,21 @@ pub fn run<const W: usize, const H: usize>(args: &BookInfoArgs) -> anyhow::Resul
                 h.shard_index, h.shard_count, h.depth
             ));
         }
-        t.push_str(&format!(
-            "entries: {} (one per mirror pair)\nbytes: {} (32-byte header, {} bytes per entry)\n",
-            h.entries,
-            book.bytes().len(),
-            c4solver::book::entry_bytes(7, 6)
-        ));
+        t.push_str(&format!("entries: {} (one per mirror pair)\n", h.entries));
+        let layout = match (book.format(), book.bits_per_entry()) {
+            (_, Some((hash, scores))) => format!(
+                "format 2: {:.2} bits per entry, {hash:.2} of hash and {scores:.2} of score",
+                8.0 * book.file_len() as f64 / h.entries.max(1) as f64
+            ),
+            (c4solver::book::Format::CompactShard, _) => {
+                "compact shard: 40-byte header, 1 byte per entry".to_string()
+            }
+            _ => format!(
+                "format 1: 32-byte header, {} bytes per entry",
+                c4solver::book::entry_bytes(W, H)
+            ),
+        };
+        t.push_str(&format!("bytes: {} ({layout})\n", book.file_len()));
         t.push_str(&format!("checksum: {:08x} (CRC-32)\n", h.checksum));
         t.push_str(
             "\npositions for the first player (a position and its mirror image count as two):\n\n",

@@ -1,5 +1,6 @@
-//! `c4solver book verify`: the book's layers against each other, then a random
-//! sample of its entries against a book-free solve, one `moves score` line per
+//! `c4solver book verify`: a version-2 book's hashes against the enumerated
+//! layers, the book's layers against each other, then a random sample of its
+//! deepest layer against a book-free solve, one `moves score` line per
 //! entry as soon as it is checked and next in order.
 
 use c4solver::Book;
@@ -26,6 +27,8 @@ pub fn run<const W: usize, const H: usize>(
         c4solver::BookError::Io { .. } => anyhow::Error::new(e),
         e => anyhow::anyhow!("{}: {e}", args.file.display()),
     })?;
+    book.check_positions()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let mut outcome = Outcome::Ok;
     if book.require_whole().is_ok() {
         let bad = verify::consistency(&book)?;
@@ -49,10 +52,8 @@ pub fn run<const W: usize, const H: usize>(
             outcome = Outcome::BadInput;
         }
     }
-    let count = args
-        .sample
-        .map_or(book.len(), |k| k.min(book.len() as u64) as usize);
-    let sample = verify::sample(&book, count, args.seed);
+    let count = args.sample.map_or(usize::MAX, |k| k as usize);
+    let sample = verify::sample_deepest(&book, count, args.seed);
     let config = engine::single_config::<W, H>(engine_args, "book verify", false)?;
     let bar = progress::bar(
         sample.len() as u64,

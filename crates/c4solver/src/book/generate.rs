@@ -44,7 +44,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::layers::{self, Shard, block_len};
-use super::{Book, BookError, encode};
+use super::{Book, BookError, v2};
 use crate::position::Board;
 use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
 use crate::table::TableError;
@@ -555,8 +555,11 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             e.sort_unstable();
             e
         };
-        let lowest = if shard.is_whole() { 0 } else { depth };
-        let bytes = encode::<W, H>(depth, lowest, (shard.index, shard.count), &entries);
+        let bytes = if shard.is_whole() {
+            v2::encode_entries::<W, H>(depth, &entries)
+        } else {
+            super::shard::encode::<W, H>(depth, shard, &entries)
+        };
         write_atomically(&self.out, &bytes)?;
         // A whole book holds every score the checkpoint did, and its costs were
         // just summed up: nothing needs the checkpoint now. A shard's stays: it
@@ -654,8 +657,9 @@ pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
 
 /// Merges the `K` shards of one generation into a book: every shard of `1..=K`
 /// once, each holding exactly its share of the deepest layer; then fills the
-/// shallower layers. The result is byte for byte the book a single run writes.
-/// A single whole book merges into itself.
+/// shallower layers. The result is byte for byte the book a single run writes
+/// (version 2). A single whole book (of either version) is written again as
+/// version 2.
 ///
 /// # Errors
 /// [`GenerateError::Merge`] naming what is missing, repeated or foreign.
@@ -668,7 +672,8 @@ pub fn merge<const W: usize, const H: usize>(
     };
     let h = *first.header();
     if h.shard_count == 1 && h.lowest == 0 && shards.len() == 1 {
-        return Ok(first.bytes().to_vec());
+        let entries: Vec<(u64, i32)> = first.entries().collect();
+        return Ok(v2::encode_entries::<W, H>(h.depth as usize, &entries));
     }
     let depth = h.depth as usize;
     let count = h.shard_count;
@@ -688,7 +693,7 @@ pub fn merge<const W: usize, const H: usize>(
     if let Some(missing) = (1..=count as usize).find(|&i| !seen[i]) {
         return bad(format!("shard {missing}/{count} is missing"));
     }
-    let layers = layers::layers::<W, H>(depth);
+    let layers = layers::cached::<W, H>(depth);
     let mut deepest = HashMap::with_capacity(layers[depth].len());
     for s in shards {
         let sh = s.header();
@@ -709,7 +714,7 @@ pub fn merge<const W: usize, const H: usize>(
         deepest.extend(s.entries());
     }
     let entries = layers::fill::<W, H>(&layers, &deepest);
-    Ok(encode::<W, H>(depth, 0, (1, 1), &entries))
+    Ok(v2::encode_entries::<W, H>(depth, &entries))
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 use crate::position::Board;
 
@@ -65,6 +66,23 @@ pub fn layers<const W: usize, const H: usize>(depth: usize) -> Vec<Vec<u64>> {
         out.push(next);
     }
     out
+}
+
+/// [`layers`] of `depth`, enumerated once per process for the last board and
+/// depth asked (reading many shards of one book, or a book and its shards,
+/// enumerates its layers once).
+pub fn cached<const W: usize, const H: usize>(depth: usize) -> Arc<Vec<Vec<u64>>> {
+    type Cache = Mutex<Option<((usize, usize, usize), Arc<Vec<Vec<u64>>>)>>;
+    static CACHE: Cache = Mutex::new(None);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    match &*cache {
+        Some((k, l)) if *k == (W, H, depth) => l.clone(),
+        _ => {
+            let l = Arc::new(layers::<W, H>(depth));
+            *cache = Some(((W, H, depth), l.clone()));
+            l
+        }
+    }
 }
 
 /// One share of the deepest layer: shard `index` (1-based) of `count`.

@@ -1,6 +1,11 @@
 //! The opening book: the exact strong score of every position with at most
 //! `depth` stones that can arise in a game, one entry per mirror pair.
 //!
+//! Three files hold books: version 1 (below: sorted keys and scores, 7 bytes an
+//! entry on 7x6), version 2 ([`v2`]: a minimal perfect hash per layer and packed
+//! scores, about 7 bits an entry; what `generate` and `merge` write), and the
+//! compact shard ([`shard`]: a byte a score). [`Book`] reads all three.
+//!
 //! # File format (version 1)
 //!
 //! All integers little-endian. A header of 32 bytes, then the entries.
@@ -40,6 +45,8 @@
 pub mod generate;
 mod known;
 pub mod layers;
+pub mod shard;
+pub mod v2;
 pub mod verify;
 
 use std::borrow::Cow;
@@ -54,7 +61,8 @@ use crate::position::Board;
 
 /// The first 8 bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"c4book\n\0";
-/// The format version this code reads and writes.
+/// The version of the sorted-entry format (shards); whole books are written as
+/// [`v2::VERSION`].
 pub const VERSION: u16 = 1;
 /// Bytes of the header.
 pub const HEADER_BYTES: usize = 32;
@@ -86,7 +94,9 @@ pub enum BookError {
     #[error("not a c4solver book (bad magic bytes)")]
     BadMagic,
     /// Another format version.
-    #[error("book format version {found} is not supported (this program reads version {VERSION})")]
+    #[error(
+        "book format version {found} is not supported (this program reads versions 1 and 2 and compact shards version 1)"
+    )]
     Version {
         /// The version in the file.
         found: u16,
@@ -186,12 +196,43 @@ impl StoneCounts {
     }
 }
 
+/// Which file a book was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Format {
+    /// Version 1: sorted (key, score) entries.
+    V1,
+    /// Version 2: a minimal perfect hash per layer and packed scores ([`v2`]).
+    V2,
+    /// A compact shard ([`shard`]), held in memory as version 1.
+    CompactShard,
+}
+
+impl Format {
+    /// The number in the file's version field.
+    pub fn version(self) -> u16 {
+        match self {
+            Format::V1 | Format::CompactShard => 1,
+            Format::V2 => v2::VERSION,
+        }
+    }
+}
+
+/// How the entries are held.
+enum Store {
+    /// Sorted entries of `entry_bytes` bytes each after the header.
+    V1 { entry_bytes: usize, score_bits: u32 },
+    /// One hashed layer per number of stones.
+    V2(Vec<v2::Layer>),
+}
+
 /// The parsed, checked bytes of a book, shared by every [`Book`] handle.
 struct Raw {
     bytes: Cow<'static, [u8]>,
     header: Header,
-    entry_bytes: usize,
-    score_bits: u32,
+    store: Store,
+    format: Format,
+    /// Bytes of the file read (a compact shard is held in another form).
+    file_len: usize,
 }
 
 /// An opening book (or a shard of one) for the `W`x`H` board; cheap to clone (one
@@ -314,6 +355,19 @@ impl<const W: usize, const H: usize> Book<W, H> {
 
     fn parse(bytes: Cow<'static, [u8]>, check_entries: bool) -> Result<Self, BookError> {
         let () = Self::GEOMETRY;
+        if bytes.starts_with(&shard::MAGIC) {
+            let c = shard::parse::<W, H>(&bytes)?;
+            let file_len = bytes.len();
+            let sh = (c.shard.index, c.shard.count);
+            let v1 = encode::<W, H>(c.depth, c.depth, sh, &c.entries);
+            let mut book = Self::parse(Cow::Owned(v1), false)?;
+            let raw = Arc::get_mut(&mut book.raw).expect("a new book");
+            raw.format = Format::CompactShard;
+            raw.file_len = file_len;
+            raw.header.checksum =
+                u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4 bytes"));
+            return Ok(book);
+        }
         let header = read_header(&bytes)?;
         if (header.width as usize, header.height as usize) != (W, H) {
             return Err(BookError::WrongBoard {
@@ -321,6 +375,32 @@ impl<const W: usize, const H: usize> Book<W, H> {
                 height: header.height,
                 want_width: W,
                 want_height: H,
+            });
+        }
+        if header.depth as usize >= W * H {
+            return Err(BookError::BadHeader(format!(
+                "depth {} out of range for a {W}x{H} board",
+                header.depth
+            )));
+        }
+        if u16::from_le_bytes([bytes[8], bytes[9]]) == v2::VERSION {
+            let layers = v2::parse::<W, H>(
+                &bytes,
+                header.depth as usize,
+                header.entries,
+                header.checksum,
+                check_entries,
+            )?;
+            let file_len = bytes.len();
+            return Ok(Book {
+                raw: Arc::new(Raw {
+                    bytes,
+                    header,
+                    store: Store::V2(layers),
+                    format: Format::V2,
+                    file_len,
+                }),
+                _board: PhantomData,
             });
         }
         let entry_bytes = entry_bytes(W, H);
@@ -355,12 +435,17 @@ impl<const W: usize, const H: usize> Book<W, H> {
                 computed,
             });
         }
+        let file_len = bytes.len();
         let book = Book {
             raw: Arc::new(Raw {
                 bytes,
                 header,
-                entry_bytes,
-                score_bits,
+                store: Store::V1 {
+                    entry_bytes,
+                    score_bits,
+                },
+                format: Format::V1,
+                file_len,
             }),
             _board: PhantomData,
         };
@@ -421,31 +506,123 @@ impl<const W: usize, const H: usize> Book<W, H> {
         self.len() == 0
     }
 
-    /// The file's bytes.
+    /// The file's bytes (of a compact shard: the same entries as version 1).
     pub fn bytes(&self) -> &[u8] {
         &self.raw.bytes
     }
 
-    /// The `i`-th entry: canonical key and score.
+    /// Which file the book was read from.
+    pub fn format(&self) -> Format {
+        self.raw.format
+    }
+
+    /// Bytes of the file the book was read from.
+    pub fn file_len(&self) -> usize {
+        self.raw.file_len
+    }
+
+    /// Bits per entry of a version-2 book: (the hashes', the scores'), each
+    /// summed over the layers and divided by the entries; `None` for another
+    /// format.
+    pub fn bits_per_entry(&self) -> Option<(f64, f64)> {
+        match self.raw.store {
+            Store::V2(_) => {
+                let (h, s) = v2::bits(&self.raw.bytes, self.depth());
+                let n = self.len().max(1) as f64;
+                Some((h as f64 / n, s as f64 / n))
+            }
+            Store::V1 { .. } => None,
+        }
+    }
+
+    /// Checks that every position of every layer of a version-2 book (the layers
+    /// enumerated afresh) has a slot of its own and a score it can have: what
+    /// reading a version-1 book checks, and reading a version-2 book cannot (it
+    /// holds no keys). Seconds for a book of depth 12; nothing to do for another
+    /// format.
+    ///
+    /// # Errors
+    /// [`BookError::BadEntry`] naming the first position that fails.
+    pub fn check_positions(&self) -> Result<(), BookError> {
+        let Store::V2(layers) = &self.raw.store else {
+            return Ok(());
+        };
+        let all = layers::cached::<W, H>(self.depth());
+        let mut index = 0u64;
+        for (layer, keys) in layers.iter().zip(all.iter()) {
+            let bad = |index, reason| BookError::BadEntry { index, reason };
+            let mut taken = vec![false; keys.len()];
+            for &key in keys.iter() {
+                let slot = layer
+                    .slot(&self.raw.bytes, key)
+                    .ok_or(bad(index, "a position the hash does not place"))?;
+                if taken.get(slot).copied() != Some(false) {
+                    return Err(bad(index, "two positions share a slot"));
+                }
+                taken[slot] = true;
+                let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+                let score = layer.score(&self.raw.bytes, key).expect("a placed key");
+                let (lo, hi) = pos.score_range();
+                if score < lo || score > hi {
+                    return Err(bad(index, "a score this position cannot have"));
+                }
+                index += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The `i`-th entry of a version-1 book: canonical key and score.
     #[inline]
     fn entry(&self, i: usize) -> (u64, i32) {
         let raw = &*self.raw;
-        let at = HEADER_BYTES + i * raw.entry_bytes;
+        let Store::V1 {
+            entry_bytes,
+            score_bits,
+        } = raw.store
+        else {
+            unreachable!("version 1 only")
+        };
+        let at = HEADER_BYTES + i * entry_bytes;
         // Up to 9 bytes (a 64-bit key and its score on the largest boards).
         let mut word = [0u8; 16];
-        word[..raw.entry_bytes].copy_from_slice(&raw.bytes[at..at + raw.entry_bytes]);
+        word[..entry_bytes].copy_from_slice(&raw.bytes[at..at + entry_bytes]);
         let v = u128::from_le_bytes(word);
-        let score = (v & ((1 << raw.score_bits) - 1)) as i32 + Board::<W, H>::MIN_SCORE;
-        ((v >> raw.score_bits) as u64, score)
+        let score = (v & ((1 << score_bits) - 1)) as i32 + Board::<W, H>::MIN_SCORE;
+        ((v >> score_bits) as u64, score)
     }
 
-    /// Every entry, in ascending key order: canonical key and score.
+    /// Every entry, in ascending key order: canonical key and score. A version-2
+    /// book stores no keys: its layers are enumerated ([`layers::cached`]) and
+    /// each position looked up, seconds for a book of depth 12.
     pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, i32)> + '_ {
-        (0..self.len()).map(|i| self.entry(i))
+        match &self.raw.store {
+            Store::V1 { .. } => Entries::Stored(0..self.len(), self),
+            Store::V2(layers) => {
+                let all = layers::cached::<W, H>(self.depth());
+                let mut out: Vec<(u64, i32)> = Vec::with_capacity(self.len());
+                for (layer, keys) in layers.iter().zip(all.iter()) {
+                    // A key the hash does not place is left out (`check_positions`
+                    // reports it).
+                    out.extend(
+                        keys.iter()
+                            .filter_map(|&k| layer.score(&self.raw.bytes, k).map(|s| (k, s))),
+                    );
+                }
+                out.sort_unstable();
+                Entries::Listed(out.into_iter())
+            }
+        }
     }
 
-    /// The score stored under `canonical_key`.
+    /// The score stored under `canonical_key` (of a version-2 book: see
+    /// [`Book::score`]).
     pub fn score_of_key(&self, canonical_key: u64) -> Option<i32> {
+        if let Store::V2(layers) = &self.raw.store {
+            let pos = Board::<W, H>::from_key(canonical_key)?;
+            let layer = layers.get(pos.moves_played())?;
+            return layer.score(&self.raw.bytes, canonical_key);
+        }
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -461,12 +638,21 @@ impl<const W: usize, const H: usize> Book<W, H> {
 
     /// The exact strong score of `pos` from the side to move, if the book holds
     /// it (always for a whole book and a position of at most [`Book::depth`]
-    /// stones with no four in a row).
+    /// stones with no four in a row). A version-2 book holds no keys: for a
+    /// position with no four that cannot arise in a game (a stone order no game
+    /// plays) it answers some score of the layer's range.
+    #[inline]
     pub fn score(&self, pos: &Board<W, H>) -> Option<i32> {
         let h = &self.raw.header;
         let stones = pos.moves_played();
         if stones > h.depth as usize || stones < h.lowest as usize {
             return None;
+        }
+        if let Store::V2(layers) = &self.raw.store {
+            if pos.has_four() {
+                return None;
+            }
+            return layers[stones].score(&self.raw.bytes, pos.canonical_key());
         }
         self.score_of_key(pos.canonical_key())
     }
@@ -501,6 +687,30 @@ impl<const W: usize, const H: usize> Book<W, H> {
     }
 }
 
+/// The entries of a book, stored or listed.
+enum Entries<'a, const W: usize, const H: usize> {
+    Stored(std::ops::Range<usize>, &'a Book<W, H>),
+    Listed(std::vec::IntoIter<(u64, i32)>),
+}
+
+impl<const W: usize, const H: usize> Iterator for Entries<'_, W, H> {
+    type Item = (u64, i32);
+    fn next(&mut self) -> Option<(u64, i32)> {
+        match self {
+            Entries::Stored(range, book) => range.next().map(|i| book.entry(i)),
+            Entries::Listed(it) => it.next(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Entries::Stored(range, _) => range.size_hint(),
+            Entries::Listed(it) => it.size_hint(),
+        }
+    }
+}
+
+impl<const W: usize, const H: usize> ExactSizeIterator for Entries<'_, W, H> {}
+
 /// Reads the header fields (no check of the board or of the entries).
 fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
     if bytes.len() < HEADER_BYTES {
@@ -511,7 +721,7 @@ fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
     }
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let version = u16_at(8);
-    if version != VERSION {
+    if version != VERSION && version != v2::VERSION {
         return Err(BookError::Version { found: version });
     }
     let header = Header {

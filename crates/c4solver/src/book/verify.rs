@@ -94,6 +94,24 @@ pub fn sample<const W: usize, const H: usize>(
     all
 }
 
+/// [`sample`] of the deepest layer only: the entries a book-free solve checks
+/// in reasonable time (the layers above are checked by [`consistency`]).
+pub fn sample_deepest<const W: usize, const H: usize>(
+    book: &Book<W, H>,
+    count: usize,
+    seed: u64,
+) -> Vec<(u64, i32)> {
+    let depth = book.depth();
+    let mut deepest: Vec<(u64, i32)> = book
+        .entries()
+        .filter(|&(key, _)| Board::<W, H>::from_key(key).is_some_and(|p| p.moves_played() == depth))
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    deepest.shuffle(&mut rng);
+    deepest.truncate(count);
+    deepest
+}
+
 /// The answer of one re-solved entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {

@@ -1,0 +1,164 @@
+//! The compact shard file: one share of a book's deepest layer as one byte a
+//! score, the positions implied by the layer's enumeration ([`super::layers`]).
+//!
+//! | offset | bytes | field |
+//! |---:|---:|---|
+//! | 0 | 8 | magic `c4shard\0` |
+//! | 8 | 2 | version: 1 |
+//! | 10, 11 | 1, 1 | board width `W`, height `H` |
+//! | 12 | 1 | depth: the stones of every position of the shard |
+//! | 13 | 1 | 0 |
+//! | 14 | 2 | shard index `I` (1-based) |
+//! | 16 | 2 | shard count `K` |
+//! | 18 | 2 | 0 |
+//! | 20 | 4 | CRC-32 of the whole file with these 4 bytes read as zero |
+//! | 24 | 8 | entry count `N` |
+//! | 32 | 8 | FNV-1a (64 bits) of the shard's canonical keys, ascending, 8 bytes each |
+//! | 40 | `N` | the scores (signed bytes), in ascending key order |
+//!
+//! The keys are those of shard `I` of `K` of layer `depth` ([`Shard::select`]),
+//! so a reader enumerates the layer; the fingerprint proves that it found the
+//! same positions as the writer.
+
+use super::layers::{self, Shard};
+use super::{BookError, CRC_AT};
+use crate::position::Board;
+
+/// The first 8 bytes of a compact shard.
+pub const MAGIC: [u8; 8] = *b"c4shard\0";
+/// The version this code reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the header.
+pub const HEADER_BYTES: usize = 40;
+
+/// FNV-1a, 64 bits, of the keys' little-endian bytes.
+pub fn fingerprint(keys: &[u64]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in keys.iter().flat_map(|k| k.to_le_bytes()) {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn crc(bytes: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&bytes[..CRC_AT]);
+    h.update(&[0; 4]);
+    h.update(&bytes[CRC_AT + 4..]);
+    h.finalize()
+}
+
+/// Writes a compact shard: `entries` are shard `shard`'s (canonical key, score)
+/// pairs of layer `depth`, in ascending key order.
+pub fn encode<const W: usize, const H: usize>(
+    depth: usize,
+    shard: Shard,
+    entries: &[(u64, i32)],
+) -> Vec<u8> {
+    debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+    let keys: Vec<u64> = entries.iter().map(|&(k, _)| k).collect();
+    let mut out = Vec::with_capacity(HEADER_BYTES + entries.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
+    out.extend_from_slice(&shard.index.to_le_bytes());
+    out.extend_from_slice(&shard.count.to_le_bytes());
+    out.extend_from_slice(&[0; 6]);
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fingerprint(&keys).to_le_bytes());
+    out.extend(entries.iter().map(|&(_, s)| s as i8 as u8));
+    let c = crc(&out);
+    out[CRC_AT..CRC_AT + 4].copy_from_slice(&c.to_le_bytes());
+    out
+}
+
+/// What a compact shard holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contents {
+    /// The stones of its positions.
+    pub depth: usize,
+    /// Which share of the layer.
+    pub shard: Shard,
+    /// (canonical key, score) pairs in ascending key order.
+    pub entries: Vec<(u64, i32)>,
+}
+
+/// Reads a compact shard: its depth, its shard, and its (canonical key, score)
+/// pairs in ascending key order. Checks the header, the length, the checksum,
+/// the positions (against the layer's enumeration) and every score's range.
+///
+/// # Errors
+/// [`BookError`] naming what is wrong.
+pub fn parse<const W: usize, const H: usize>(bytes: &[u8]) -> Result<Contents, BookError> {
+    if bytes.len() < HEADER_BYTES {
+        return Err(BookError::TooShort { len: bytes.len() });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(BookError::BadMagic);
+    }
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    if u16_at(8) != VERSION {
+        return Err(BookError::Version { found: u16_at(8) });
+    }
+    if (bytes[10] as usize, bytes[11] as usize) != (W, H) {
+        return Err(BookError::WrongBoard {
+            width: bytes[10],
+            height: bytes[11],
+            want_width: W,
+            want_height: H,
+        });
+    }
+    let depth = bytes[12] as usize;
+    let (index, count) = (u16_at(14), u16_at(16));
+    if depth >= W * H || bytes[13] != 0 || bytes[18..20] != [0, 0] {
+        return Err(BookError::BadHeader(format!(
+            "a shard of depth {depth} on a {W}x{H} board"
+        )));
+    }
+    if index == 0 || index > count {
+        return Err(BookError::BadHeader(format!("shard {index} of {count}")));
+    }
+    let entries = u64_at(24);
+    if entries.checked_add(HEADER_BYTES as u64) != Some(bytes.len() as u64) {
+        return Err(BookError::Length {
+            entries,
+            expected: entries.saturating_add(HEADER_BYTES as u64),
+            found: bytes.len(),
+        });
+    }
+    let (stored, computed) = (
+        u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4")),
+        crc(bytes),
+    );
+    if stored != computed {
+        return Err(BookError::Checksum { stored, computed });
+    }
+    let shard = Shard { index, count };
+    let mut keys = shard.select(&layers::cached::<W, H>(depth)[depth]);
+    keys.sort_unstable();
+    if keys.len() as u64 != entries || fingerprint(&keys) != u64_at(32) {
+        return Err(BookError::BadHeader(format!(
+            "shard {shard} of layer {depth} holds {} positions, not these {entries}",
+            keys.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, (&key, &b)) in keys.iter().zip(&bytes[HEADER_BYTES..]).enumerate() {
+        let score = b as i8 as i32;
+        let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+        let (lo, hi) = pos.score_range();
+        if score < lo || score > hi {
+            return Err(BookError::BadEntry {
+                index: i as u64,
+                reason: "a score this position cannot have",
+            });
+        }
+        out.push((key, score));
+    }
+    Ok(Contents {
+        depth,
+        shard,
+        entries: out,
+    })
+}

@@ -1,0 +1,379 @@
+//! The compact book format (version 2): per layer, a minimal perfect hash of the
+//! positions' canonical keys and their scores packed in a few bits each.
+//!
+//! A minimal perfect hash maps the `n` keys of a layer to `0..n` with no collision
+//! in about 2.2 bits a key (FMPHGO of the `ph` crate, hashed with wyhash), so a
+//! score is one hash and one bit-field read, and no key is stored. It also maps
+//! any other key to some slot: the book tells the positions it holds from others
+//! by their stone count alone, since every position up to its depth that can
+//! arise in a game (no four on the board) is in it. A position that cannot arise
+//! in a game gets an arbitrary score of its layer's range.
+//!
+//! # File format (version 2)
+//!
+//! All integers little-endian. The 32-byte header of version 1 (see the module
+//! above), with version 2, lowest 0, shard 1 of 1, bytes 18 and 19 zero, the
+//! CRC-32 of the whole file (these 4 bytes read as zero) and the total entry
+//! count; then one 32-byte record per layer `s = 0..=depth`:
+//!
+//! | bytes | field |
+//! |---:|---|
+//! | 0..8 | `n`: positions of `s` stones (one per mirror pair) |
+//! | 8 | `low`: the layer's lowest score (signed) |
+//! | 9 | `b`: bits per score (0 to 8) |
+//! | 10..16 | 0 |
+//! | 16..24 | bytes of the hash |
+//! | 24..32 | bytes of the scores: `ceil(n * b / 8) + 1` |
+//!
+//! then, layer after layer, the hash (`ph::fmph::GOFunction::write`) and the
+//! scores: the score of the key the hash sends to slot `i` is `low` plus the `b`
+//! bits from bit `i * b` on (bit `j` is bit `j % 8` of byte `j / 8`); the last
+//! byte pads, so that a score is always read as two bytes.
+
+use std::io;
+use std::sync::OnceLock;
+
+use ph::fmph::{GOBuildConf, GOConf, GOFunction, TwoToPowerBitsStatic};
+use ph::seedable_hash::BuildWyHash;
+
+use super::{BookError, CRC_AT, HEADER_BYTES, MAGIC, checksum};
+use crate::position::Board;
+
+/// The version number of this format.
+pub const VERSION: u16 = 2;
+/// Bytes of a layer's record.
+const LAYER_BYTES: usize = 32;
+
+/// The hash of one layer: named so that another default of the crate (its
+/// group and seed sizes, its hasher) can never change what a file means.
+type Mphf = GOFunction<TwoToPowerBitsStatic<4>, TwoToPowerBitsStatic<2>, BuildWyHash>;
+
+/// One layer of a version-2 book, ready for look-ups.
+pub(super) struct Layer {
+    len: usize,
+    low: i32,
+    bits: u32,
+    /// Read from the file on first use (at once when the file is checked).
+    hash: OnceLock<Mphf>,
+    /// Where the hash lies in the file.
+    hash_at: std::ops::Range<usize>,
+    /// Where the packed scores lie in the file.
+    scores: std::ops::Range<usize>,
+}
+
+/// Bits that hold `high - low`.
+fn bits_for(low: i32, high: i32) -> u32 {
+    32 - ((high - low) as u32).leading_zeros()
+}
+
+/// Writes a whole version-2 book: `layers[s]` holds the (canonical key, score)
+/// pairs of the positions of `s` stones, in any order.
+///
+/// The bytes depend only on the entries: the hash is built on one thread, from
+/// the keys in ascending order.
+pub fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>]) -> Vec<u8> {
+    let depth = layers.len() - 1;
+    debug_assert!(depth < W * H);
+    let mut records = Vec::with_capacity(layers.len() * LAYER_BYTES);
+    let mut body = Vec::new();
+    let mut total = 0u64;
+    for layer in layers {
+        let mut layer = layer.clone();
+        layer.sort_unstable();
+        let keys: Vec<u64> = layer.iter().map(|&(k, _)| k).collect();
+        let low = layer.iter().map(|&(_, s)| s).min().unwrap_or(0);
+        let high = layer.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        let bits = bits_for(low, high);
+        let conf = GOConf::hash_bps_bpg(BuildWyHash, Default::default(), Default::default());
+        let hash = Mphf::from_slice_with_conf(&keys, GOBuildConf::with_mt(conf, false));
+        let mut hash_bytes = Vec::with_capacity(hash.write_bytes());
+        hash.write(&mut hash_bytes).expect("writing to memory");
+        let mut scores = vec![0u8; (layer.len() * bits as usize).div_ceil(8) + 1];
+        for &(key, score) in layer.iter().filter(|_| bits > 0) {
+            let slot = hash.get(&key).expect("a key of the set") as usize;
+            let value = (score - low) as u16;
+            let at = slot * bits as usize;
+            let window =
+                u16::from_le_bytes([scores[at / 8], scores[at / 8 + 1]]) | (value << (at % 8));
+            scores[at / 8..at / 8 + 2].copy_from_slice(&window.to_le_bytes());
+        }
+        records.extend_from_slice(&(layer.len() as u64).to_le_bytes());
+        records.extend_from_slice(&[low as i8 as u8, bits as u8, 0, 0, 0, 0, 0, 0]);
+        records.extend_from_slice(&(hash_bytes.len() as u64).to_le_bytes());
+        records.extend_from_slice(&(scores.len() as u64).to_le_bytes());
+        body.extend_from_slice(&hash_bytes);
+        body.extend_from_slice(&scores);
+        total += layer.len() as u64;
+    }
+    let mut out = Vec::with_capacity(HEADER_BYTES + records.len() + body.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&[0; 6]);
+    out.extend_from_slice(&total.to_le_bytes());
+    out.extend_from_slice(&records);
+    out.extend_from_slice(&body);
+    let crc = checksum(&out);
+    out[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// [`encode`] of a whole book of `depth` given as (canonical key, score) pairs of
+/// every layer together, in any order.
+///
+/// # Panics
+/// If a key is not a position's or has more than `depth` stones.
+pub fn encode_entries<const W: usize, const H: usize>(
+    depth: usize,
+    entries: &[(u64, i32)],
+) -> Vec<u8> {
+    let mut layers = vec![Vec::new(); depth + 1];
+    for &(key, score) in entries {
+        let pos = Board::<W, H>::from_key(key).expect("a position's key");
+        layers[pos.moves_played()].push((key, score));
+    }
+    encode::<W, H>(&layers)
+}
+
+/// Reads the layers of a version-2 book whose header (board, depth, entry count)
+/// is already read; checks the lengths and the checksum, and, if `check_hashes`,
+/// reads every hash and checks that it maps its layer's count (otherwise each is
+/// read on its first look-up: the built-in book, checked by the tests).
+pub(super) fn parse<const W: usize, const H: usize>(
+    bytes: &[u8],
+    depth: usize,
+    entries: u64,
+    stored_crc: u32,
+    check_hashes: bool,
+) -> Result<Vec<Layer>, BookError> {
+    let bad = |m: String| BookError::BadHeader(m);
+    if bytes[13] != 0 || bytes[14..20] != [1, 0, 1, 0, 0, 0] {
+        return Err(bad(
+            "a version-2 book is whole: lowest 0, shard 1 of 1".to_string()
+        ));
+    }
+    let table_end = HEADER_BYTES + (depth + 1) * LAYER_BYTES;
+    if bytes.len() < table_end {
+        return Err(BookError::Length {
+            entries,
+            expected: table_end as u64,
+            found: bytes.len(),
+        });
+    }
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let mut at = table_end as u64;
+    let mut count = 0u64;
+    let mut spans = Vec::with_capacity(depth + 1);
+    for s in 0..=depth {
+        let r = HEADER_BYTES + s * LAYER_BYTES;
+        let (n, low, bits) = (u64_at(r), bytes[r + 8] as i8 as i32, bytes[r + 9] as u32);
+        let (hash_len, score_len) = (u64_at(r + 16), u64_at(r + 24));
+        // The fewest bits that hold the layer's scores: its highest score is at
+        // least `low + 2^(b-1)`.
+        let least_high = match bits {
+            0 => low,
+            1..=8 => low + (1 << (bits - 1)),
+            _ => i32::MAX,
+        };
+        if low < Board::<W, H>::MIN_SCORE
+            || least_high > Board::<W, H>::MAX_SCORE
+            || bytes[r + 10..r + 16] != [0; 6]
+        {
+            return Err(bad(format!("layer {s}: score range out of bounds")));
+        }
+        let want_scores = n
+            .checked_mul(u64::from(bits))
+            .map(|b| b.div_ceil(8) + 1)
+            .ok_or_else(|| bad(format!("layer {s}: {n} entries")))?;
+        if score_len != want_scores {
+            return Err(bad(format!(
+                "layer {s}: {score_len} bytes of scores for {n} entries of {bits} bits"
+            )));
+        }
+        count = count.saturating_add(n);
+        let start = at;
+        at = at.saturating_add(hash_len).saturating_add(score_len);
+        spans.push((n, low, bits, start, hash_len));
+    }
+    if count != entries {
+        return Err(bad(format!(
+            "the layers hold {count} entries, the header {entries}"
+        )));
+    }
+    if at != bytes.len() as u64 {
+        return Err(BookError::Length {
+            entries,
+            expected: at,
+            found: bytes.len(),
+        });
+    }
+    let computed = checksum(bytes);
+    if computed != stored_crc {
+        return Err(BookError::Checksum {
+            stored: stored_crc,
+            computed,
+        });
+    }
+    let mut layers = Vec::with_capacity(depth + 1);
+    for (s, (n, low, bits, start, hash_len)) in spans.into_iter().enumerate() {
+        let (start, hash_end) = (start as usize, (start + hash_len) as usize);
+        let hash = OnceLock::new();
+        if check_hashes {
+            let mut input = &bytes[start..hash_end];
+            let read = read_hash(&mut input)
+                .map_err(|e| bad(format!("layer {s}: the hash does not read back: {e}")))?;
+            if !input.is_empty() || read.len() as u64 != n {
+                return Err(bad(format!(
+                    "layer {s}: the hash does not map its {n} positions"
+                )));
+            }
+            let _ = hash.set(read);
+        }
+        let score_len = (n as usize * bits as usize).div_ceil(8) + 1;
+        layers.push(Layer {
+            len: n as usize,
+            low,
+            bits,
+            hash,
+            hash_at: start..hash_end,
+            scores: hash_end..hash_end + score_len,
+        });
+    }
+    Ok(layers)
+}
+
+fn read_hash(input: &mut &[u8]) -> io::Result<Mphf> {
+    Mphf::read_with_hasher(input, BuildWyHash)
+}
+
+impl Layer {
+    /// The layer's hash, read from `bytes` (the file) on first use.
+    #[inline]
+    fn hash(&self, bytes: &[u8]) -> &Mphf {
+        self.hash.get_or_init(|| {
+            read_hash(&mut &bytes[self.hash_at.clone()])
+                .expect("a hash of a checksummed built-in book reads back")
+        })
+    }
+
+    /// The slot of `key` in `0..n`, if the hash finds one.
+    pub(super) fn slot(&self, bytes: &[u8], key: u64) -> Option<usize> {
+        self.hash(bytes)
+            .get(&key)
+            .map(|s| s as usize)
+            .filter(|&s| s < self.len)
+    }
+
+    /// The score the layer holds under `key` (an arbitrary one of its range for a
+    /// key it does not hold, or `None`).
+    #[inline]
+    pub(super) fn score(&self, bytes: &[u8], key: u64) -> Option<i32> {
+        let slot = self.hash(bytes).get(&key)? as usize;
+        if slot >= self.len {
+            return None;
+        }
+        if self.bits == 0 {
+            return Some(self.low);
+        }
+        let at = slot * self.bits as usize;
+        let scores = &bytes[self.scores.clone()];
+        let window = u16::from_le_bytes([scores[at / 8], scores[at / 8 + 1]]);
+        let value = (window >> (at % 8)) & ((1u16 << self.bits) - 1);
+        Some(self.low + i32::from(value))
+    }
+}
+
+/// Bits a position of the book takes, hash and score: (hash bits, score bits)
+/// summed over the layers, from the file's layer records.
+pub(super) fn bits(bytes: &[u8], depth: usize) -> (u64, u64) {
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    (0..=depth)
+        .map(|s| HEADER_BYTES + s * LAYER_BYTES)
+        .fold((0, 0), |(h, sc), r| {
+            (h + 8 * u64_at(r + 16), sc + 8 * u64_at(r + 24))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_of_every_width_round_trip() {
+        type Small = Board<4, 4>;
+        let keys: Vec<u64> = ["", "1", "2", "12", "22", "11", "13", "23"]
+            .iter()
+            .map(|m| Small::parse(m).unwrap().canonical_key())
+            .collect();
+        for (low, high) in [(0, 0), (-1, 0), (-3, 4), (-5, 5)] {
+            let entries: Vec<(u64, i32)> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| (k, low + (i as i32 * 5) % (high - low + 1)))
+                .collect();
+            let bytes = encode::<4, 4>(std::slice::from_ref(&entries));
+            let layers = parse::<4, 4>(&bytes, 0, entries.len() as u64, checksum(&bytes), true)
+                .expect("a written book reads back");
+            for &(k, s) in &entries {
+                assert_eq!(layers[0].score(&bytes, k), Some(s), "{low}..{high}");
+            }
+            assert_eq!(
+                encode::<4, 4>(&[entries.into_iter().rev().collect()]),
+                bytes
+            );
+        }
+    }
+
+    /// A whole 4x4 book of depth 2 with made-up scores in range.
+    fn small_book() -> Vec<u8> {
+        let layers = crate::book::layers::layers::<4, 4>(2);
+        let entries: Vec<Vec<(u64, i32)>> = layers
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .enumerate()
+                    .map(|(i, &k)| (k, i as i32 % 3 - 1))
+                    .collect()
+            })
+            .collect();
+        encode::<4, 4>(&entries)
+    }
+
+    #[test]
+    fn a_version_2_book_reads_back_and_damage_is_refused() {
+        use crate::book::{Book, BookError};
+        let bytes = small_book();
+        let book = Book::<4, 4>::from_bytes(bytes.clone()).unwrap();
+        book.require_whole().unwrap();
+        book.check_positions().unwrap();
+        assert_eq!(book.depth(), 2);
+        let p = Board::<4, 4>::parse("12").unwrap();
+        assert_eq!(
+            book.score(&p),
+            book.score(&Board::<4, 4>::parse("43").unwrap())
+        );
+        assert!(book.score(&Board::<4, 4>::parse("123").unwrap()).is_none());
+        for i in 0..bytes.len() {
+            for flip in [1u8, 0x80] {
+                let mut bad = bytes.clone();
+                bad[i] ^= flip;
+                assert!(
+                    Book::<4, 4>::from_bytes(bad).is_err(),
+                    "byte {i} xor {flip:#x} was accepted"
+                );
+            }
+        }
+        for len in 0..bytes.len() {
+            let err = Book::<4, 4>::from_bytes(bytes[..len].to_vec()).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    BookError::TooShort { .. } | BookError::Length { .. } | BookError::BadMagic
+                ),
+                "{len}: {err}"
+            );
+        }
+    }
+}
