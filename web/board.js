@@ -57,7 +57,7 @@ export class BoardView {
   render(game, playable) {
     this.stones.replaceChildren();
     const last = game.moves.length ? game.moves[game.moves.length - 1] : -1;
-    const lastRow = last >= 0 ? game.height_of(last) - 1 : -1;
+    const lastRow = last >= 0 ? game.heightOf(last) - 1 : -1;
     const winning = new Set(game.line.map(([c, r]) => `${c},${r}`));
     for (let c = 0; c < this.width; c++) {
       for (let r = 0; r < this.height; r++) {

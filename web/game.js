@@ -65,18 +65,18 @@ export class Game {
     return this.winner !== 0 || this.full;
   }
 
-  height_of(col) {
+  heightOf(col) {
     return this.cells[col].indexOf(0) === -1 ? this.height : this.cells[col].indexOf(0);
   }
 
   canPlay(col) {
-    return !this.over && col >= 0 && col < this.width && this.height_of(col) < this.height;
+    return !this.over && col >= 0 && col < this.width && this.heightOf(col) < this.height;
   }
 
   /** Plays `col` (0-based); `fresh` (a new move, not a redo) forgets the redos. */
   play(col, fresh = true) {
     if (!this.canPlay(col)) return false;
-    const row = this.height_of(col);
+    const row = this.heightOf(col);
     const side = this.toMove;
     this.cells[col][row] = side;
     this.moves.push(col);
@@ -93,7 +93,7 @@ export class Game {
   undo() {
     const col = this.moves.pop();
     if (col === undefined) return false;
-    this.cells[col][this.height_of(col) - 1] = 0;
+    this.cells[col][this.heightOf(col) - 1] = 0;
     this.undone.push(col);
     this.winner = 0;
     this.line = [];
