@@ -409,6 +409,10 @@ fn no_two_modules_import_each_other() {
         let is_bin = root.join("main.rs").exists();
         let unit_len = if is_bin { 2 } else { 1 };
         let files = rust_files(&root);
+        if files.len() < 2 {
+            // One file (the WebAssembly bindings): no modules to import each other.
+            continue;
+        }
         let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(&root, f)).collect();
         // Names re-exported at the crate root (`pub use a::{B, C}`) stand for
         // their module.
