@@ -749,7 +749,8 @@ fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
     Ok(header)
 }
 
-/// CRC-32 of `bytes` with the checksum field read as zero.
+/// CRC-32 of `bytes` with the checksum field read as zero (a book's or a
+/// compact shard's: both keep it at [`CRC_AT`]).
 fn checksum(bytes: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new();
     h.update(&bytes[..CRC_AT]);

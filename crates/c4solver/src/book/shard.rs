@@ -21,7 +21,7 @@
 //! same positions as the writer.
 
 use super::layers::{self, Shard};
-use super::{BookError, CRC_AT};
+use super::{BookError, CRC_AT, checksum as crc};
 use crate::position::Board;
 
 /// The first 8 bytes of a compact shard.
@@ -38,14 +38,6 @@ pub fn fingerprint(keys: &[u64]) -> u64 {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     h
-}
-
-fn crc(bytes: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new();
-    h.update(&bytes[..CRC_AT]);
-    h.update(&[0; 4]);
-    h.update(&bytes[CRC_AT + 4..]);
-    h.finalize()
 }
 
 /// Writes a compact shard: `entries` are shard `shard`'s (canonical key, score)
