@@ -39,14 +39,7 @@ fn built() -> Option<&'static PathBuf> {
             eprintln!("skipped: no node on the PATH");
             return None;
         }
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let dir = root.join("target").join("web-test");
-        let status = Command::new(root.join("scripts/build-web"))
-            .arg(&dir)
-            .stdin(Stdio::null())
-            .status()
-            .expect("scripts/build-web runs");
-        assert!(status.success(), "scripts/build-web failed: {status}");
+        let dir = common::build_web();
         Some(dir)
     })
     .as_ref()

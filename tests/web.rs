@@ -117,14 +117,7 @@ fn the_static_build_in_chromium() {
     if !can_run() {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let site = root.join("target").join("web-static");
-    let built = Command::new(root.join("scripts/build-web"))
-        .arg(&site)
-        .stdin(Stdio::null())
-        .status()
-        .expect("scripts/build-web runs");
-    assert!(built.success(), "scripts/build-web failed: {built}");
+    let site = common::build_web();
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")

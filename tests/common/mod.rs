@@ -95,3 +95,17 @@ pub fn on_the_cores<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &[T]) -> R 
         parts.into_iter().map(|p| p.join().unwrap()).collect()
     })
 }
+
+/// Builds the static WebAssembly page with `scripts/build-web` into
+/// `target/web-static` (the wasm tests and the static page's browser test share it).
+pub fn build_web() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target").join("web-static");
+    let status = Command::new(root.join("scripts/build-web"))
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .status()
+        .expect("scripts/build-web runs");
+    assert!(status.success(), "scripts/build-web failed: {status}");
+    dir
+}
