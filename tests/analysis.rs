@@ -20,7 +20,7 @@ mod common;
 
 use c4solver::harness::expected;
 use c4solver::testset::Entry;
-use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag, TableKind};
+use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -171,10 +171,11 @@ fn check_set(name: &str, count: usize) {
 
 /// The analysis over the `bounds` table (every bound kind; the tuned search
 /// neither reads nor stores its best moves), against the default solver's scores.
+#[cfg(feature = "research")]
 #[test]
 fn bounds_table_analyst() {
     let mut analyst = Solver7x6::new(Config {
-        table: TableKind::Bounds,
+        table: c4solver::TableKind::Bounds(c4solver::ReplaceKind::Always),
         ..Config::tuned_without_book()
     })
     .unwrap();

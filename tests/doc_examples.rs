@@ -14,7 +14,9 @@
 //! * `<!-- example: not run (REASON) -->`: the block is not run (a command that
 //!   takes minutes, or writes a file);
 //! * `<!-- example: nodes vary -->`: node counts are masked too (several threads
-//!   on one position explore more or fewer nodes from run to run).
+//!   on one position explore more or fewer nodes from run to run);
+//! * `<!-- example: needs all-sizes -->`: run only in a build with the
+//!   `all-sizes` feature (other board sizes), as `.ci/run` runs it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -41,6 +43,12 @@ fn marker(line: &str) -> Marker {
     let line = line.trim();
     if line.starts_with("<!-- example: not run") {
         Marker::NotRun
+    } else if line == "<!-- example: needs all-sizes -->" {
+        if cfg!(feature = "all-sizes") {
+            Marker::None
+        } else {
+            Marker::NotRun
+        }
     } else if line == "<!-- example: nodes vary -->" {
         Marker::NodesVary
     } else {
@@ -272,22 +280,23 @@ fn markers_are_read() {
     std::fs::write(
         dir.join("x.md"),
         "text\n\n```console\n$ echo a\na\n```\n<!-- example: not run (minutes) -->\n```console\n\
-         $ sleep 1000\n```\n<!-- example: nodes vary -->\n  ```console\n  $ echo b\n  b\n  $ true\n  ```\n",
+         $ sleep 1000\n```\n<!-- example: needs all-sizes -->\n```console\n$ echo c\nc\n```\n\
+         <!-- example: nodes vary -->\n  ```console\n  $ echo b\n  b\n  $ true\n  ```\n",
     )
     .unwrap();
     let (found, not_run) = examples(&dir, "x.md");
-    assert_eq!(not_run, 1);
+    let sized = cfg!(feature = "all-sizes");
+    assert_eq!(not_run, if sized { 1 } else { 2 });
     let got: Vec<(&str, &[String], bool)> = found
         .iter()
         .map(|e| (e.command.as_str(), &e.expected[..], e.nodes_vary))
         .collect();
-    assert_eq!(
-        got,
-        vec![
-            ("echo a", &["a".to_string()][..], false),
-            ("echo b", &["b".to_string()][..], true),
-            ("true", &[][..], true),
-        ]
-    );
+    let (a, b, c) = (["a".to_string()], ["b".to_string()], ["c".to_string()]);
+    let mut want: Vec<(&str, &[String], bool)> = vec![("echo a", &a[..], false)];
+    if sized {
+        want.push(("echo c", &c[..], false));
+    }
+    want.extend([("echo b", &b[..], true), ("true", &[][..], true)]);
+    assert_eq!(got, want);
     assert_eq!(found[0].place, "x.md:4");
 }

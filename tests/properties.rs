@@ -20,7 +20,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use c4solver::input::parse_line;
-use c4solver::solver::{ReplaceKind, TableKind};
+#[cfg(feature = "research")]
+use c4solver::solver::{DepthKind, TableKind};
 use c4solver::{Board, Config, Mode, Solver, SolverKind};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -34,20 +35,19 @@ fn configs() -> Vec<Config> {
         // each search with its own table first, then every other design and policy
         let own = Config::for_solver(kind);
         all.push(own);
-        for table in TableKind::ALL {
-            for &replace in table.policies() {
-                if (table, replace) == (own.table, ReplaceKind::Always) {
-                    continue;
-                }
-                all.push(Config {
-                    kind,
-                    table,
-                    replace,
-                    // the compact table needs 64 MB on 7x6 (small boards need less)
-                    table_mb: if table == TableKind::Compact { 64 } else { 1 },
-                    ..Config::default()
-                });
+        #[cfg(feature = "research")]
+        for table in TableKind::all() {
+            // every other design and policy, with the depth measure of cells
+            if table == own.table || table.replace().depth() == Some(DepthKind::Work) {
+                continue;
             }
+            all.push(Config {
+                kind,
+                table,
+                // the compact table needs 64 MB on 7x6 (small boards need less)
+                table_mb: if table == TableKind::Compact { 64 } else { 1 },
+                ..Config::default()
+            });
         }
     }
     all

@@ -48,6 +48,7 @@ fn bare_c4solver_reads_the_files_it_is_given() {
     );
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn bench_compare_leaves_out_what_a_table_cannot_do_before_it_starts() {
     // Regression: with --table-mb 64,8 it ran the 64 MB rows, then stopped with
@@ -132,6 +133,7 @@ fn bench_refuses_an_empty_run() {
     );
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn stats_work_with_the_default_search() {
     // Regression: `--stats` failed with the tuned search.
@@ -181,6 +183,7 @@ fn weak_json_keeps_the_expected_score_as_given() {
     assert_eq!(lines[1]["ok"], true);
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn table_options_choose_a_design_not_a_search() {
     // Regression: `--table bounds` silently switched to the part-7 search (about a
@@ -205,6 +208,6 @@ fn lists_are_for_bench_only() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         err(&o),
-        "c4solver: --table-mb takes a single value for `solve` (lists are for `bench --compare`)\n"
+        "c4solver: --table-mb takes a single value for `solve` (lists are for `bench`)\n"
     );
 }

@@ -15,8 +15,12 @@
 
 mod common;
 
+use c4solver::{Board, Config, Mode, Solver};
+// The command line on other sizes needs them all built in.
+#[cfg(feature = "all-sizes")]
 use c4solver::testset::{Difficulty, Stage, moves_left_on};
-use c4solver::{Board, Config, Mode, Size, Solver, with_size};
+#[cfg(feature = "all-sizes")]
+use c4solver::{Size, with_size};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -209,12 +213,14 @@ fn small_empty_boards_against_alpha_beta() {
 
 /// The score column of `solve`'s output (`moves score nodes us`, the moves
 /// empty for the empty board).
+#[cfg(feature = "all-sizes")]
 fn scores(out: &str) -> Vec<i32> {
     out.lines()
         .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
         .collect()
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn every_size_solves_through_the_command_line() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -262,6 +268,7 @@ fn every_size_solves_through_the_command_line() {
     }
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn wide_boards_write_columns_past_nine_as_letters() {
     // 12x4: "a", "b", "c" are columns 10 to 12; a 13th column does not exist.
@@ -306,15 +313,30 @@ fn sizes_outside_the_bitboard_are_refused() {
         assert_eq!(code, 2, "{size}");
         assert!(err.contains(reason), "{size}: {err}");
     }
+    // A size this build leaves out names the feature that holds it.
+    if !cfg!(feature = "all-sizes") {
+        let (_, err, code) = c4solver(&["--size", "6x5"], "1\n");
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("board size 6x5 is not built into this program")
+                && err.contains("--features all-sizes"),
+            "{err}"
+        );
+        return;
+    }
     // 7x6-only options name the board.
-    let (_, err, code) = c4solver(&["--size", "6x5", "--table", "bounds"], "1\n");
-    assert_eq!(code, 2);
-    assert!(err.contains("7x6 board only, not 6x5"), "{err}");
+    #[cfg(feature = "research")]
+    {
+        let (_, err, code) = c4solver(&["--size", "6x5", "--table", "bounds"], "1\n");
+        assert_eq!(code, 2);
+        assert!(err.contains("7x6 board only, not 6x5"), "{err}");
+    }
     let (_, err, code) = c4solver(&["book", "info", "--size", "6x5"], "");
     assert_eq!(code, 2);
     assert!(err.contains("no built-in 6x5 book"), "{err}");
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn analyze_on_other_sizes_gives_the_oracles_scores() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
@@ -352,6 +374,7 @@ fn analyze_on_other_sizes_gives_the_oracles_scores() {
 
 /// Generated positions on a small board: each label is the oracle's and its
 /// moves left put it in the bucket asked for.
+#[cfg(feature = "all-sizes")]
 #[test]
 fn generate_on_other_sizes_labels_like_the_oracle() {
     for (stage, difficulty) in [("end", "easy"), ("middle", "medium"), ("middle", "easy")] {
@@ -395,6 +418,7 @@ fn generate_on_other_sizes_labels_like_the_oracle() {
 
 /// A 5x4 book of every position up to 6 stones, through the command line: its
 /// answers are the book-free solver's on every position it holds.
+#[cfg(feature = "all-sizes")]
 #[test]
 fn book_generate_on_another_size() {
     let dir = std::env::temp_dir().join(format!("c4-sizes-book-{}", std::process::id()));
@@ -442,6 +466,7 @@ fn book_generate_on_another_size() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn with_size_reaches_the_library_for_every_size() {
     fn empty_score_bound<const W: usize, const H: usize>() -> (i32, i32) {

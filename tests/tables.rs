@@ -1,5 +1,8 @@
 //! Every table design and replacement policy gives exact scores with both
-//! searches, on Pascal Pons' test sets (strong and weak).
+//! searches, on Pascal Pons' test sets (strong and weak). The designs other than
+//! each search's own are research tools: these tests run with the `research`
+//! feature (`.ci/run` runs them).
+#![cfg(feature = "research")]
 //!
 //! The sets are the first 300 positions of each, vendored in `tests/data/pons/`;
 //! the tests of `pons_sets` (ignored by default, run by `.ci/run`) read the full
@@ -51,23 +54,14 @@ fn configs() -> Vec<Config> {
 /// search counts them.
 fn designs(kind: SolverKind) -> Vec<Config> {
     let mut out = Vec::new();
-    for table in TableKind::ALL {
-        for &replace in table.policies() {
-            for depth in [DepthKind::Cells, DepthKind::Work] {
-                if replace == ReplaceKind::Always && depth == DepthKind::Work {
-                    continue;
-                }
-                out.push(Config {
-                    kind,
-                    table,
-                    replace,
-                    depth,
-                    table_mb: if table == TableKind::Compact { 64 } else { 4 },
-                    stats: kind == SolverKind::Reference,
-                    ..Config::default()
-                });
-            }
-        }
+    for table in TableKind::all() {
+        out.push(Config {
+            kind,
+            table,
+            table_mb: if table == TableKind::Compact { 64 } else { 4 },
+            stats: kind == SolverKind::Reference,
+            ..Config::default()
+        });
     }
     out
 }
@@ -140,8 +134,7 @@ fn middle_medium_sampled() {
 #[test]
 fn begin_easy_first_positions_weak_with_bounds() {
     let config = Config {
-        table: TableKind::Bounds,
-        replace: ReplaceKind::TwoTier,
+        table: TableKind::Bounds(ReplaceKind::TwoTier(DepthKind::Cells)),
         table_mb: 16,
         stats: true,
         ..Config::reference()

@@ -19,7 +19,7 @@ use std::time::Duration;
 use c4solver::solver::parallel::TeamSearch;
 use c4solver::table::shared::Layout;
 use c4solver::table::{Narrow, SharedTable, Wide};
-use c4solver::{Config, Mode, Solver7x6, TableKind};
+use c4solver::{Config, Mode, Solver7x6};
 
 /// A team of `threads` threads over a shared table of layout `L`, its helpers
 /// joining every search at once.
@@ -129,15 +129,18 @@ fn small_compact_tables_are_exact() {
             }
         }
     }
-    // The reference search over a small compact table too.
-    let mut r = Solver7x6::new(Config {
-        table_mb: 1,
-        table: TableKind::Compact,
-        ..Config::reference()
-    })
-    .unwrap();
-    for e in &common::pons_sample("Test_L3_R1").entries[..200] {
-        assert_eq!(r.solve(&e.position, Mode::Strong).unwrap().score, e.score);
+    // The reference search over a small compact table too (research).
+    #[cfg(feature = "research")]
+    {
+        let mut r = Solver7x6::new(Config {
+            table_mb: 1,
+            table: c4solver::TableKind::Compact,
+            ..Config::reference()
+        })
+        .unwrap();
+        for e in &common::pons_sample("Test_L3_R1").entries[..200] {
+            assert_eq!(r.solve(&e.position, Mode::Strong).unwrap().score, e.score);
+        }
     }
 }
 

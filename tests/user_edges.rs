@@ -4,9 +4,10 @@
 //! closed, numbers told as they are, and the checkpoint of a finished book.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+#[cfg(feature = "all-sizes")]
 use c4solver::book::layers;
 
 fn bin() -> &'static str {
@@ -49,6 +50,7 @@ fn scratch(name: &str) -> PathBuf {
     path
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn stats_are_given_when_the_book_answers() {
     // Regression: nothing on stderr, and no `stats` field.
@@ -72,6 +74,7 @@ fn stats_are_given_when_the_book_answers() {
     assert!(v["stats"]["probes"].as_u64().unwrap() > 0);
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
     let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/c4solver/books/7x6.c4book");
@@ -92,7 +95,8 @@ fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
 }
 
 /// Generates a 4x4 book of `stones` stones into `out` (seconds at most).
-fn generate_4x4(stones: &str, out: &Path) -> Output {
+#[cfg(feature = "all-sizes")]
+fn generate_4x4(stones: &str, out: &std::path::Path) -> Output {
     run(
         &[
             "--size",
@@ -110,6 +114,7 @@ fn generate_4x4(stones: &str, out: &Path) -> Output {
     )
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn book_verify_counts_the_entries_above_the_deepest_layer() {
     let out = scratch("verify-5.c4book");
@@ -144,6 +149,7 @@ fn book_verify_counts_the_entries_above_the_deepest_layer() {
     );
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
     let out = scratch("finished.c4book");
@@ -201,6 +207,7 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
     assert!(shard.is_file() && shard_ckpt.is_file());
 }
 
+#[cfg(feature = "all-sizes")]
 #[test]
 fn a_file_error_is_said_once() {
     // Regression: "No such file or directory (os error 2): No such file or

@@ -117,7 +117,9 @@ fn the_static_build_in_chromium() {
     if !can_run() {
         return;
     }
-    let site = common::build_web();
+    let Some(site) = common::build_web() else {
+        return;
+    };
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")

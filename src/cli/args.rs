@@ -8,7 +8,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use c4solver::book::layers::Shard;
 use c4solver::testset::{Difficulty, Stage};
-use c4solver::{DepthKind, ReplaceKind, Size, SolverKind, TableKind};
+use c4solver::{Size, SolverKind};
 
 /// An exact Connect Four solver.
 ///
@@ -187,7 +187,8 @@ pub struct SolveArgs {
     pub json: bool,
 
     /// Count table statistics: a `stats` field per line with --json, otherwise
-    /// their totals on stderr at the end.
+    /// their totals on stderr at the end (research).
+    #[cfg(feature = "research")]
     #[arg(long)]
     pub stats: bool,
 }
@@ -202,10 +203,18 @@ impl SolveArgs {
         if self.json {
             v.push("--json");
         }
-        if self.stats {
+        if self.stats() {
             v.push("--stats");
         }
         v
+    }
+
+    /// Whether `--stats` was given (never without the `research` feature).
+    pub fn stats(&self) -> bool {
+        #[cfg(feature = "research")]
+        return self.stats;
+        #[cfg(not(feature = "research"))]
+        false
     }
 }
 
@@ -244,7 +253,8 @@ pub struct BenchArgs {
     /// --depth-measure and --table-mb runs on the same positions, with table statistics;
     /// one row per configuration, nodes relative to the reference search's own
     /// table (or the first configuration). Combinations a table design does not
-    /// offer are left out, with a note on stderr.
+    /// offer are left out, with a note on stderr (research).
+    #[cfg(feature = "research")]
     #[arg(long)]
     pub compare: bool,
 
@@ -252,6 +262,16 @@ pub struct BenchArgs {
     /// `begin-hard`, whose positions take seconds each).
     #[arg(value_name = "SET")]
     pub sets: Vec<PathBuf>,
+}
+
+impl BenchArgs {
+    /// Whether `--compare` was given (never without the `research` feature).
+    pub fn compare(&self) -> bool {
+        #[cfg(feature = "research")]
+        return self.compare;
+        #[cfg(not(feature = "research"))]
+        false
+    }
 }
 
 /// `generate` arguments.
@@ -371,7 +391,6 @@ pub enum LevelArg {
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
     /// Search to use (`bench` accepts a comma-separated list). Default: `tuned`.
-    /// Both searches take every table design.
     #[arg(long, global = true, value_enum, value_delimiter = ',')]
     pub solver: Vec<SolverArg>,
 
@@ -385,36 +404,14 @@ pub struct EngineArgs {
     #[arg(long, global = true, value_name = "N", value_delimiter = ',')]
     pub table_mb: Vec<usize>,
 
-    /// Table design (`bench` accepts a comma-separated list). Default: each
-    /// search's own, `compact` for `tuned`, `upper` for `reference`.
-    #[arg(long, global = true, value_enum, value_delimiter = ',')]
-    pub table: Vec<TableArg>,
-
-    /// Replacement policy (`bench` accepts a comma-separated list; `compact` takes
-    /// only `always`: its sets have their own replacement).
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "always"
-    )]
-    pub replace: Vec<ReplaceArg>,
-
-    /// Depth measure of the depth, two-tier and bucket policies (`bench` accepts
-    /// a comma-separated list).
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "cells"
-    )]
-    pub depth_measure: Vec<DepthArg>,
-
     /// Keep the table between positions instead of clearing it before each one.
     #[arg(long, global = true)]
     pub keep_table: bool,
+
+    /// The table designs, replacement policies and depth measures (research).
+    #[cfg(feature = "research")]
+    #[command(flatten)]
+    pub research: super::research::TableArgs,
 
     /// Worker threads (default: every core). Lines are solved in parallel, one per
     /// worker with its own table, and printed in input order; when fewer lines
@@ -441,12 +438,38 @@ pub struct EngineArgs {
     pub no_book: bool,
 
     /// Board size, WIDTHxHEIGHT: any width and height from 4 up whose bitboard
-    /// fits in 64 bits, width * (height + 1) <= 64 (4x4 up to 8x7, 12x4 and 4x15).
+    /// fits in 64 bits, width * (height + 1) <= 64 (4x4 up to 8x7, 12x4 and 4x15),
+    /// in a program built with the `all-sizes` feature (7x6 alone without).
     /// Columns past the 9th are written a, b, c. On other sizes than 7x6 there is
-    /// no built-in book, and each search runs with its own table only (no other
-    /// --table or --replace, no --stats).
-    #[arg(long, global = true, value_name = "WxH", default_value = "7x6")]
+    /// no built-in book, and each search runs with its own table only.
+    #[arg(long, global = true, value_name = "WxH", default_value = "7x6", value_parser = built_size)]
     pub size: Size,
+}
+
+impl EngineArgs {
+    /// The solver options given on the command line, but `--size`.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        let flags = [
+            ("--solver", !self.solver.is_empty()),
+            ("--table-mb", !self.table_mb.is_empty()),
+            ("--keep-table", self.keep_table),
+            ("--threads", self.threads.is_some()),
+            ("--book", self.book.is_some()),
+            ("--no-book", self.no_book),
+        ];
+        v.extend(flags.iter().filter(|(_, on)| *on).map(|(f, _)| *f));
+        #[cfg(feature = "research")]
+        v.extend(self.research.given());
+        v
+    }
+}
+
+/// A board size this program is built for ([`Size::built`]).
+fn built_size(text: &str) -> Result<Size, String> {
+    text.parse::<Size>()
+        .and_then(Size::built)
+        .map_err(|e| e.to_string())
 }
 
 /// A count of at least 1 (`--count`, `--limit`, `--sample`), refusing 0 in
@@ -491,6 +514,21 @@ impl Cli {
                     self.files[0].display()
                 )));
             }
+        }
+        if let Some(Command::Book(BookArgs {
+            action: action @ (BookAction::Info(_) | BookAction::Merge(_)),
+        })) = &self.command
+            && let Some(flag) = self.engine.given().first()
+        {
+            let sub = if matches!(action, BookAction::Info(_)) {
+                "info"
+            } else {
+                "merge"
+            };
+            return Err(usage(format!(
+                "`c4solver book {sub}` has no {flag} option (it reads books, with no \
+                 search: of the solver options it takes only --size)"
+            )));
         }
         if let Some(Command::Generate(g)) = &self.command {
             let (stage, difficulty) = (Stage::from(g.stage), Difficulty::from(g.difficulty));
@@ -542,53 +580,6 @@ impl From<SolverArg> for SolverKind {
     }
 }
 
-/// `--table` values.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableArg {
-    /// The tutorial's table: upper bounds only.
-    Upper,
-    /// Chess-style: upper, lower and exact bounds with the best move.
-    Bounds,
-    /// The tuned solver's: one upper or lower bound in 4 bytes, two per set, the
-    /// bigger search's result kept (8 bytes holding the whole key, always
-    /// replaced, below 63 MB on 7x6).
-    Compact,
-}
-
-impl From<TableArg> for TableKind {
-    fn from(a: TableArg) -> Self {
-        match a {
-            TableArg::Upper => TableKind::Upper,
-            TableArg::Bounds => TableKind::Bounds,
-            TableArg::Compact => TableKind::Compact,
-        }
-    }
-}
-
-/// `--replace` values.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplaceArg {
-    /// Always replace (the tutorial's).
-    Always,
-    /// Keep the deeper entry.
-    Depth,
-    /// Two entries per slot: depth-preferred and always-replace.
-    TwoTier,
-    /// Eight entries per cache line, victim by depth and age.
-    Bucket,
-}
-
-impl From<ReplaceArg> for ReplaceKind {
-    fn from(a: ReplaceArg) -> Self {
-        match a {
-            ReplaceArg::Always => ReplaceKind::Always,
-            ReplaceArg::Depth => ReplaceKind::Depth,
-            ReplaceArg::TwoTier => ReplaceKind::TwoTier,
-            ReplaceArg::Bucket => ReplaceKind::Bucket,
-        }
-    }
-}
-
 /// `--book` values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookArg {
@@ -609,24 +600,6 @@ impl std::str::FromStr for BookArg {
             "none" => BookArg::None,
             path => BookArg::File(PathBuf::from(path)),
         })
-    }
-}
-
-/// `--depth-measure` values.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DepthArg {
-    /// Empty cells of the position.
-    Cells,
-    /// Bit length of the node count of the search behind the entry.
-    Work,
-}
-
-impl From<DepthArg> for DepthKind {
-    fn from(a: DepthArg) -> Self {
-        match a {
-            DepthArg::Cells => DepthKind::Cells,
-            DepthArg::Work => DepthKind::Work,
-        }
     }
 }
 
@@ -825,10 +798,12 @@ mod tests {
         let e = parse(&["c4solver", "-w", "solve"]).unwrap_err();
         assert!(e.to_string().contains("`c4solver solve --weak`"), "{e}");
         let e = parse(&["c4solver", "--stats", "bench"]).unwrap_err();
-        assert!(
-            e.to_string().contains("`c4solver bench` has no --stats"),
-            "{e}"
-        );
+        let has_no = if cfg!(feature = "research") {
+            "`c4solver bench` has no --stats"
+        } else {
+            "unexpected argument '--stats'"
+        };
+        assert!(e.to_string().contains(has_no), "{e}");
         let e = parse(&[
             "c4solver",
             "--json",
@@ -898,6 +873,21 @@ mod tests {
     }
 
     #[test]
+    fn book_info_and_merge_take_only_the_size() {
+        assert!(parse(&["c4solver", "book", "info", "--size", "7x6"]).is_ok());
+        for args in [
+            &["c4solver", "book", "info", "--threads", "2"][..],
+            &["c4solver", "--table-mb", "8", "book", "info"][..],
+            &["c4solver", "book", "merge", "a", "--out", "b", "--no-book"][..],
+        ] {
+            let e = parse(args).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains("takes only --size"), "{e}");
+        }
+        assert!(parse(&["c4solver", "book", "verify", "f", "--threads", "2"]).is_ok());
+    }
+
+    #[test]
     fn book_options() {
         let cli = parse(&["c4solver", "solve", "--book", "my.book", "f"]).unwrap();
         assert_eq!(
@@ -942,6 +932,7 @@ mod tests {
         assert!(e.to_string().contains("must be at least 1"), "{e}");
     }
 
+    #[cfg(feature = "research")]
     #[test]
     fn compare_lists() {
         let cli = parse(&[
@@ -962,16 +953,18 @@ mod tests {
             panic!("not bench")
         };
         assert!(b.compare);
-        assert_eq!(cli.engine.table, vec![TableArg::Upper, TableArg::Bounds]);
+        use crate::cli::research::{DepthArg, ReplaceArg, TableArg};
+        let r = &cli.engine.research;
+        assert_eq!(r.table, vec![TableArg::Upper, TableArg::Bounds]);
         assert_eq!(
-            cli.engine.replace,
+            r.replace,
             vec![ReplaceArg::Always, ReplaceArg::TwoTier, ReplaceArg::Bucket]
         );
         assert_eq!(cli.engine.table_mb, vec![16, 64]);
-        assert_eq!(cli.engine.depth_measure, vec![DepthArg::Work]);
+        assert_eq!(r.depth_measure, vec![DepthArg::Work]);
         let cli = parse(&["c4solver", "--stats", "--table", "bounds"]).unwrap();
         assert!(cli.solve.stats);
-        assert_eq!(cli.engine.replace, vec![ReplaceArg::Always]);
+        assert_eq!(cli.engine.research.replace, vec![ReplaceArg::Always]);
         assert!(parse(&["c4solver", "--replace", "lru"]).is_err());
     }
 }

@@ -66,13 +66,9 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine_args
         .threads
         .map_or(1, |t| usize::try_from(t).unwrap_or(1));
-    let (configs, left_out) = engine::configs::<W, H>(engine_args, args.compare, threads)?;
-    for (config, reason) in &left_out {
-        eprintln!(
-            "c4solver: left out {} {}: {reason}",
-            config.kind.name(),
-            config.label()
-        );
+    let (configs, left_out) = engine::configs::<W, H>(engine_args, args.compare(), threads)?;
+    for left in &left_out {
+        eprintln!("c4solver: left out {}: {}", left.name, left.reason);
     }
     if configs.is_empty() {
         bail!("no configuration left to run");
@@ -99,7 +95,7 @@ pub fn run<const W: usize, const H: usize>(
         || bar.inc(1),
     )?;
     bar.finish_and_clear();
-    print_report(&report, args.json, args.compare).map_err(output::write_error)?;
+    print_report(&report, args.json, args.compare()).map_err(output::write_error)?;
     if !report.mismatches.is_empty() {
         outcome = outcome.worst(Outcome::BadInput);
     }

@@ -1,12 +1,12 @@
-//! From the engine options (`--solver`, `--table`, `--replace`, `--depth-measure`,
-//! `--table-mb`, `--keep-table`, `--threads`, `--book`, `--no-book`) to solver
-//! configurations.
+//! From the engine options (`--solver`, `--table-mb`, `--keep-table`,
+//! `--threads`, `--book`, `--no-book`, and with the `research` feature `--table`,
+//! `--replace`, `--depth-measure`) to solver configurations.
 
 use anyhow::{anyhow, bail};
 
 use c4solver::solver::StopFlag;
 use c4solver::table::TableError;
-use c4solver::{Book, BookError, Config, DepthKind, ReplaceKind, Solver, SolverKind, TableKind};
+use c4solver::{Book, BookError, Config, Solver, SolverKind};
 
 use super::args::{BookArg, EngineArgs};
 use c4solver::pool::{PoolError, Worker};
@@ -38,14 +38,26 @@ pub fn table_mb_per_worker(engine: &EngineArgs, workers: usize) -> anyhow::Resul
         .collect()
 }
 
-/// The configurations that can be built, and those left out with the reason.
-pub type Configs = (Vec<Config>, Vec<(Config, String)>);
+/// The configurations that can be built, and those left out.
+pub type Configs = (Vec<Config>, Vec<LeftOut>);
 
-/// Every combination of the listed values, without duplicates (`--depth-measure` does not
-/// matter to `always`), all without the book (`bench` adds the book's rows), for
-/// solvers of one thread each. The search is `tuned` unless `--solver` says
-/// otherwise; without `--table`, each search gets its own table design.
-/// `--table-mb` values are shared out among `workers` workers.
+/// A combination of options that cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    /// The search and the table options, as `bench` names them.
+    pub name: String,
+    /// Why.
+    pub reason: String,
+    /// Whether the reason is memory that cannot be had.
+    pub alloc: bool,
+}
+
+/// Every combination of the listed values, without duplicates, all without the
+/// book (`bench` adds the book's rows), for solvers of one thread each. The
+/// search is `tuned` unless `--solver` says otherwise; each search gets its own
+/// table design unless the research options (`--table`, `--replace`,
+/// `--depth-measure`) say otherwise. `--table-mb` values are shared out among
+/// `workers` workers.
 ///
 /// Combinations that cannot be built (a policy the design does not offer, a size
 /// too small for the design's keys) are returned apart, each with the reason.
@@ -64,45 +76,61 @@ pub fn configs<const W: usize, const H: usize>(
         engine.solver.iter().map(|&s| s.into()).collect()
     };
     let mut good: Vec<Config> = Vec::new();
-    let mut left_out: Vec<(Config, String)> = Vec::new();
+    let mut left_out: Vec<LeftOut> = Vec::new();
     for kind in solvers {
-        let tables: Vec<TableKind> = if engine.table.is_empty() {
-            vec![kind.own_table()]
-        } else {
-            engine.table.iter().map(|&t| t.into()).collect()
-        };
-        for &table in &tables {
-            for &replace in &engine.replace {
-                let replace: ReplaceKind = replace.into();
-                for &depth in &engine.depth_measure {
-                    for &table_mb in &sizes {
-                        let config = Config {
-                            kind,
-                            table_mb,
-                            keep_table: engine.keep_table,
-                            table,
-                            replace,
-                            depth: if replace == ReplaceKind::Always {
-                                DepthKind::Cells
-                            } else {
-                                depth.into()
+        for &table_mb in &sizes {
+            let base = Config {
+                table_mb,
+                keep_table: engine.keep_table,
+                ..Config::for_solver(kind)
+            };
+            #[cfg(feature = "research")]
+            let all = super::research::expand(&engine.research, base, stats);
+            #[cfg(not(feature = "research"))]
+            let all = {
+                let _ = stats;
+                [Ok::<_, (String, String)>(base)]
+            };
+            for config in all {
+                let config = match config {
+                    Ok(c) => c,
+                    Err((name, reason)) => {
+                        push_new(
+                            &mut left_out,
+                            LeftOut {
+                                name,
+                                reason,
+                                alloc: false,
                             },
-                            stats,
-                            threads: 1,
-                        };
-                        if good.contains(&config) || left_out.iter().any(|(c, _)| *c == config) {
-                            continue;
-                        }
-                        match config.check::<W, H>() {
-                            Ok(()) => good.push(config),
-                            Err(e) => left_out.push((config, e.to_string())),
-                        }
+                        );
+                        continue;
                     }
+                };
+                if good.contains(&config) {
+                    continue;
+                }
+                match config.check::<W, H>() {
+                    Ok(()) => good.push(config),
+                    Err(e) => push_new(
+                        &mut left_out,
+                        LeftOut {
+                            name: format!("{} {}", kind.name(), config.label()),
+                            reason: e.to_string(),
+                            alloc: matches!(e, TableError::Alloc { .. }),
+                        },
+                    ),
                 }
             }
         }
     }
     Ok((good, left_out))
+}
+
+/// Adds `item` unless it is there already.
+fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
 }
 
 /// How to build the workers of a command that runs one configuration on
@@ -288,25 +316,25 @@ fn config_for<const W: usize, const H: usize>(
 ) -> anyhow::Result<Config> {
     let lists = [
         ("--solver", engine.solver.len()),
-        ("--table", engine.table.len()),
-        ("--replace", engine.replace.len()),
-        ("--depth-measure", engine.depth_measure.len()),
         ("--table-mb", engine.table_mb.len()),
+        #[cfg(feature = "research")]
+        ("--table", engine.research.table.len()),
+        #[cfg(feature = "research")]
+        ("--replace", engine.research.replace.len()),
+        #[cfg(feature = "research")]
+        ("--depth-measure", engine.research.depth_measure.len()),
     ];
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
-        bail!("{flag} takes a single value for `{command}` (lists are for `bench --compare`)");
+        bail!("{flag} takes a single value for `{command}` (lists are for `bench`)");
     }
     builtin_exists::<W, H>(engine)?;
     let (good, left_out) = configs::<W, H>(engine, stats, workers)?;
-    if let Some((config, reason)) = left_out.first() {
-        if let Err(TableError::Alloc { .. }) = config.check::<W, H>() {
-            return Err(alloc_error(
-                total_mb(engine, workers),
-                config.table_mb,
-                workers,
-            ));
+    if let Some(left) = left_out.first() {
+        if left.alloc {
+            let each = total_mb(engine, workers) / workers.max(1);
+            return Err(alloc_error(total_mb(engine, workers), each, workers));
         }
-        bail!("{reason}");
+        bail!("{}", left.reason);
     }
     Ok(good[0])
 }

@@ -11,6 +11,8 @@ mod generate;
 mod output;
 mod play;
 mod progress;
+#[cfg(feature = "research")]
+mod research;
 mod serve;
 mod signals;
 mod solve;

@@ -32,7 +32,7 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H>(engine, "solve", args.stats, threads, &stop)?;
+    let make = engine::workers::<W, H>(engine, "solve", args.stats(), threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     source::hint(files);
     let input = source::spawn(files, 4)?;
@@ -76,7 +76,7 @@ pub fn run<const W: usize, const H: usize>(
     let written = writer.finish();
     ran.map_err(engine::pool_error)?;
     written?;
-    if args.stats && !args.json {
+    if args.stats() && !args.json {
         eprintln!("c4solver: table stats: {}", totals.summary());
     }
     Ok(outcome)

@@ -97,7 +97,11 @@
 //!     Board::<W, H>::MAX_SCORE
 //! }
 //! let size: Size = "8x7".parse()?;
-//! assert_eq!(with_size!(size, quickest_win()), 25); // (56 + 1 - 6) / 2
+//! // `with_size!` holds 8x7 only with the `all-sizes` feature.
+//! match size.built() {
+//!     Ok(size) => assert_eq!(with_size!(size, quickest_win()), 25), // (56 + 1 - 6) / 2
+//!     Err(e) => assert!(e.to_string().contains("all-sizes")),
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -121,6 +125,7 @@ pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position, StonesError};
 pub use size::{Size, SizeError};
 pub use solver::{
-    Config, DepthKind, KnownScores, Mode, ReplaceKind, Solution, SolveError, Solver, Solver7x6,
-    SolverKind, StopFlag, TableKind,
+    Config, KnownScores, Mode, Solution, SolveError, Solver, Solver7x6, SolverKind, StopFlag,
 };
+#[cfg(feature = "research")]
+pub use solver::{DepthKind, ReplaceKind, TableKind};

@@ -12,6 +12,11 @@
 //! 12x4 and 4x15). Smaller boards (a width or height below 4) work in the library
 //! but are not instantiated here: nobody can win on a board less than four wide
 //! and four high but in the other direction, and they are not in Tromp's table.
+//!
+//! [`with_size!`](crate::with_size) instantiates every supported size only with
+//! the `all-sizes` cargo feature: each size is a copy of the whole program, about
+//! 0.25 MB of code each, so the default build holds the standard 7x6 board alone
+//! ([`Size::BUILT`]; [`Size::built`] says why another size is missing).
 
 use std::fmt;
 use std::str::FromStr;
@@ -34,6 +39,13 @@ pub enum SizeError {
     /// A width or height below 4.
     #[error("board size {0} is too small: width and height must be at least 4")]
     TooSmall(Size),
+    /// A supported size that this build does not instantiate (built without the
+    /// `all-sizes` feature).
+    #[error(
+        "board size {0} is not built into this program, which has the 7x6 board only: \
+         build it with the `all-sizes` feature (`cargo install --path . --features all-sizes`)"
+    )]
+    NotBuilt(Size),
     /// The bitboard would need more than 64 bits.
     #[error(
         "board size {0} is too large: width * (height + 1) = {bits} bits, more than the 64 of the bitboard",
@@ -239,6 +251,28 @@ impl Size {
         }
     }
 
+    /// The sizes [`with_size!`](crate::with_size) instantiates: every one of
+    /// [`Size::ALL`] with the `all-sizes` feature, the standard board alone without.
+    #[cfg(feature = "all-sizes")]
+    pub const BUILT: &'static [Size] = &Size::ALL;
+    /// The sizes [`with_size!`](crate::with_size) instantiates: every one of
+    /// [`Size::ALL`] with the `all-sizes` feature, the standard board alone without.
+    #[cfg(not(feature = "all-sizes"))]
+    pub const BUILT: &'static [Size] = &[Size::STANDARD];
+
+    /// This size if [`with_size!`](crate::with_size) instantiates it
+    /// ([`Size::BUILT`]).
+    ///
+    /// # Errors
+    /// [`SizeError::NotBuilt`] for a size left out of this build.
+    pub fn built(self) -> Result<Self, SizeError> {
+        if Self::BUILT.contains(&self) {
+            Ok(self)
+        } else {
+            Err(SizeError::NotBuilt(self))
+        }
+    }
+
     /// Number of cells.
     pub fn cells(self) -> usize {
         self.width * self.height
@@ -277,7 +311,8 @@ impl FromStr for Size {
 
 /// Calls a generic function `f::<W, H>(args...)` with the const parameters of a
 /// [`Size`] chosen at run time: `with_size!(size, solve_one(&moves))` expands to a
-/// `match` with one arm per supported size ([`Size::ALL`]).
+/// `match` with one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] with
+/// the `all-sizes` feature, 7x6 alone without).
 ///
 /// ```
 /// use c4solver::{Board, Size, with_size};
@@ -285,14 +320,14 @@ impl FromStr for Size {
 /// fn cells<const W: usize, const H: usize>(extra: usize) -> usize {
 ///     Board::<W, H>::CELLS + extra
 /// }
-/// let size: Size = "8x7".parse()?;
-/// assert_eq!(with_size!(size, cells(1)), 57);
+/// let size: Size = "7x6".parse()?;
+/// assert_eq!(with_size!(size.built()?, cells(1)), 43);
 /// # Ok::<(), c4solver::SizeError>(())
 /// ```
 ///
 /// # Panics
-/// If the size is not one of [`Size::ALL`] (a [`Size`] made by [`Size::new`] or
-/// parsed always is).
+/// If the size is not one of [`Size::BUILT`] (check it with [`Size::built`]).
+#[cfg(feature = "all-sizes")]
 #[macro_export]
 macro_rules! with_size {
     ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
@@ -340,7 +375,37 @@ macro_rules! with_size {
             (10, 5) => $($f)::+::<10, 5>($($arg),*),
             (11, 4) => $($f)::+::<11, 4>($($arg),*),
             (12, 4) => $($f)::+::<12, 4>($($arg),*),
-            _ => panic!("unsupported board size {size}"),
+            _ => panic!("board size {size} is not built into this program"),
+        }
+    }};
+}
+
+/// Calls a generic function `f::<W, H>(args...)` with the const parameters of a
+/// [`Size`] chosen at run time: `with_size!(size, solve_one(&moves))` expands to a
+/// `match` with one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] with
+/// the `all-sizes` feature, 7x6 alone without).
+///
+/// ```
+/// use c4solver::{Board, Size, with_size};
+///
+/// fn cells<const W: usize, const H: usize>(extra: usize) -> usize {
+///     Board::<W, H>::CELLS + extra
+/// }
+/// let size: Size = "7x6".parse()?;
+/// assert_eq!(with_size!(size.built()?, cells(1)), 43);
+/// # Ok::<(), c4solver::SizeError>(())
+/// ```
+///
+/// # Panics
+/// If the size is not one of [`Size::BUILT`] (check it with [`Size::built`]).
+#[cfg(not(feature = "all-sizes"))]
+#[macro_export]
+macro_rules! with_size {
+    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
+        let size: $crate::Size = $size;
+        match (size.width, size.height) {
+            (7, 6) => $($f)::+::<7, 6>($($arg),*),
+            _ => panic!("board size {size} is not built into this program"),
         }
     }};
 }
@@ -398,8 +463,14 @@ mod tests {
 
     #[test]
     fn with_size_instantiates_every_size() {
-        for size in Size::ALL {
+        for &size in Size::BUILT {
             assert_eq!(with_size!(size, width_of()), (size.width, size.height));
         }
+        let other = Size::new(8, 7).unwrap();
+        assert_eq!(
+            other.built().is_ok(),
+            cfg!(feature = "all-sizes"),
+            "8x7 is built with the feature only"
+        );
     }
 }

@@ -12,6 +12,8 @@ pub mod parallel;
 pub mod parity;
 pub mod potential;
 pub mod reference;
+#[cfg(feature = "research")]
+pub mod research;
 pub mod stop;
 pub mod tuned;
 
@@ -22,13 +24,12 @@ use web_time::Instant;
 
 use crate::position::Board;
 use crate::table::shared::Layout;
-use crate::table::{
-    Always, BoundTable, Bucket, CompactTable, DepthPreferred, Narrow, SharedTable, Table,
-    TableError, TableStats, TwoTier, UpperTable, Wide,
-};
+use crate::table::{CompactTable, Narrow, SharedTable, TableError, TableStats, UpperTable, Wide};
 pub use known::KnownScores;
 use parallel::{Helper, JOIN_AFTER, TeamSearch};
 use reference::Reference;
+#[cfg(feature = "research")]
+pub use research::{DepthKind, ReplaceKind, TableKind};
 pub use stop::StopFlag;
 use tuned::Tuned;
 
@@ -57,10 +58,20 @@ pub enum SolverKind {
 impl SolverKind {
     /// The search's own table design: the tutorial's upper bounds for the
     /// reference search, the compact table for the tuned one.
+    #[cfg(feature = "research")]
     pub fn own_table(self) -> TableKind {
         match self {
-            SolverKind::Reference => TableKind::Upper,
+            SolverKind::Reference => TableKind::Upper(ReplaceKind::Always),
             SolverKind::Tuned => TableKind::Compact,
+        }
+    }
+
+    /// The name of the search's own table design: `upper` for the reference
+    /// search, `compact` for the tuned one.
+    pub fn own_table_name(self) -> &'static str {
+        match self {
+            SolverKind::Reference => "upper",
+            SolverKind::Tuned => "compact",
         }
     }
 
@@ -69,100 +80,6 @@ impl SolverKind {
         match self {
             SolverKind::Reference => "reference",
             SolverKind::Tuned => "tuned",
-        }
-    }
-}
-
-/// What the table keeps. Every search works with every table design.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TableKind {
-    /// Upper bounds only (the tutorial's): [`UpperTable`] with
-    /// [`ReplaceKind::Always`], a [`BoundTable`] in upper-only mode otherwise.
-    Upper,
-    /// Upper, lower and exact bounds with the best move: a [`BoundTable`].
-    Bounds,
-    /// One upper or lower bound in 4 bytes, two entries per set (the bigger
-    /// search's result and the newest other): the tuned search's [`CompactTable`]
-    /// (an exact score is kept as a lower bound). Its replacement is its own; it
-    /// takes no `--replace` policy but `always`. Below the size at which its
-    /// partial key stays exact (63 MB on 7x6), 8-byte entries holding the whole key
-    /// ([`Wide`]); with several threads, the [`SharedTable`] of the same layouts.
-    Compact,
-}
-
-impl TableKind {
-    /// Every table design.
-    pub const ALL: [TableKind; 3] = [TableKind::Upper, TableKind::Bounds, TableKind::Compact];
-
-    /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            TableKind::Upper => "upper",
-            TableKind::Bounds => "bounds",
-            TableKind::Compact => "compact",
-        }
-    }
-
-    /// The replacement policies this design offers: the compact table has its
-    /// own (one bit of work per set), listed as `always`.
-    pub fn policies(self) -> &'static [ReplaceKind] {
-        match self {
-            TableKind::Upper | TableKind::Bounds => &ReplaceKind::ALL,
-            TableKind::Compact => &[ReplaceKind::Always],
-        }
-    }
-}
-
-/// The table's replacement policy (see [`crate::table::replace`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum ReplaceKind {
-    /// Always replace (the tutorial's).
-    #[default]
-    Always,
-    /// Keep the deeper entry.
-    Depth,
-    /// Two entries per slot: depth-preferred and always-replace.
-    TwoTier,
-    /// Eight entries per cache line; the victim minimises `depth - 8 * age`.
-    Bucket,
-}
-
-impl ReplaceKind {
-    /// Every replacement policy.
-    pub const ALL: [ReplaceKind; 4] = [
-        ReplaceKind::Always,
-        ReplaceKind::Depth,
-        ReplaceKind::TwoTier,
-        ReplaceKind::Bucket,
-    ];
-
-    /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            ReplaceKind::Always => "always",
-            ReplaceKind::Depth => "depth",
-            ReplaceKind::TwoTier => "two-tier",
-            ReplaceKind::Bucket => "bucket",
-        }
-    }
-}
-
-/// What "depth" means to the depth-aware replacement policies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum DepthKind {
-    /// Empty cells of the position.
-    #[default]
-    Cells,
-    /// Bit length of the node count of the search that produced the entry.
-    Work,
-}
-
-impl DepthKind {
-    /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            DepthKind::Cells => "cells",
-            DepthKind::Work => "work",
         }
     }
 }
@@ -177,13 +94,12 @@ pub struct Config {
     pub table_mb: usize,
     /// Keep the table between positions instead of clearing it before each one.
     pub keep_table: bool,
-    /// What the table keeps.
+    /// What the table keeps and how it replaces (research: the default build has
+    /// each search with its own table, [`SolverKind::own_table`]).
+    #[cfg(feature = "research")]
     pub table: TableKind,
-    /// The table's replacement policy.
-    pub replace: ReplaceKind,
-    /// The depth measure of the depth-aware policies (ignored by `always`).
-    pub depth: DepthKind,
-    /// Count table statistics (see [`Solver::last_stats`]).
+    /// Count table statistics (see [`Solver::last_stats`]; research).
+    #[cfg(feature = "research")]
     pub stats: bool,
     /// Threads that search each position together (0 counts as 1). With 1, the
     /// search runs on the calling thread alone, exactly as it always did. With
@@ -204,9 +120,9 @@ impl Default for Config {
             kind: SolverKind::Tuned,
             table_mb: 64,
             keep_table: false,
+            #[cfg(feature = "research")]
             table: TableKind::Compact,
-            replace: ReplaceKind::Always,
-            depth: DepthKind::Cells,
+            #[cfg(feature = "research")]
             stats: false,
             threads: 1,
         }
@@ -233,12 +149,13 @@ impl Config {
         Self::default()
     }
 
-    /// The default configuration of `kind`'s search: its own 64 MB table
-    /// ([`TableKind::Upper`] for the reference search, [`TableKind::Compact`] for
-    /// the tuned one), always replaced, cleared before each position.
+    /// The default configuration of `kind`'s search: its own 64 MB table (upper
+    /// bounds for the reference search, the compact table for the tuned one),
+    /// always replaced, cleared before each position.
     pub fn for_solver(kind: SolverKind) -> Self {
         Config {
             kind,
+            #[cfg(feature = "research")]
             table: kind.own_table(),
             ..Config::default()
         }
@@ -251,61 +168,26 @@ impl Config {
     /// # Errors
     /// The [`TableError`] that [`Solver::new`] would return.
     pub fn check<const W: usize, const H: usize>(&self) -> Result<(), TableError> {
-        use crate::table::Replace;
-        if (W, H) != (7, 6) && !self.any_size() {
-            let what = if self.stats {
-                "table statistics (--stats)".to_string()
-            } else {
-                format!("the table option {}", self.label())
-            };
-            return Err(TableError::StandardBoardOnly {
-                what: format!("{what} with the {} search", self.kind.name()),
-                width: W,
-                height: H,
-            });
+        #[cfg(feature = "research")]
+        if !self.any_size() {
+            return research::check::<W, H>(self);
         }
-        let mb = self.table_mb;
-        let ways = match self.replace {
-            ReplaceKind::Always => Always::WAYS,
-            ReplaceKind::Depth => DepthPreferred::WAYS,
-            ReplaceKind::TwoTier => TwoTier::WAYS,
-            ReplaceKind::Bucket => Bucket::WAYS,
-        };
-        match (self.table, self.replace) {
-            (TableKind::Compact, ReplaceKind::Always) => {
-                // 4-byte entries where their partial key is exact, 8-byte ones below.
-                let bound = crate::table::compact::key_bound(W, H);
-                CompactTable::sets_for(mb, bound)
-                    .or_else(|_| SharedTable::<Wide>::slots_for(mb, bound))
-                    .map(drop)
-            }
-            (TableKind::Compact, replace) => Err(TableError::NoSuchPolicy {
-                table: TableKind::Compact.name(),
-                replace: replace.name(),
-            }),
-            (TableKind::Upper, ReplaceKind::Always) => {
-                if mb == 0 {
-                    Err(TableError::TooSmall { mb })
-                } else {
-                    mb.checked_mul(1 << 20)
-                        .map(drop)
-                        .ok_or(TableError::Alloc { mb })
-                }
-            }
-            (TableKind::Upper | TableKind::Bounds, _) => {
-                crate::table::bounds::sets_for(mb, (W * (H + 1)) as u32, ways).map(drop)
-            }
+        match self.kind {
+            SolverKind::Tuned => check_compact::<W, H>(self.table_mb),
+            SolverKind::Reference => check_upper(self.table_mb),
         }
     }
 
     /// Whether [`Solver::new`] builds this configuration for every board size:
-    /// each search with its own table design ([`SolverKind::own_table`]), always
-    /// replaced, without statistics. The other table designs and statistics are
-    /// research tools of the 7x6 board; compiling them for every size would
-    /// multiply the build time for nothing, so [`Solver::new`] refuses them on
-    /// other sizes ([`TableError::StandardBoardOnly`]).
+    /// each search with its own table, always replaced, without statistics (all of
+    /// them without the `research` feature). The other table designs and
+    /// statistics are research tools of the 7x6 board; compiling them for every
+    /// size would multiply the build for nothing.
     pub fn any_size(&self) -> bool {
-        !self.stats && self.replace == ReplaceKind::Always && self.table == self.kind.own_table()
+        #[cfg(feature = "research")]
+        return !self.stats && self.table == self.kind.own_table();
+        #[cfg(not(feature = "research"))]
+        true
     }
 
     /// Whether [`Solver::new`] runs this configuration's searches on several
@@ -316,43 +198,58 @@ impl Config {
     }
 
     /// Whether this configuration's search can run on several threads (the tuned
-    /// search over the compact table, always replaced, without statistics).
+    /// search over its own table, without statistics).
     pub fn can_share(&self) -> bool {
-        self.kind == SolverKind::Tuned
-            && self.table == TableKind::Compact
-            && self.replace == ReplaceKind::Always
-            && !self.stats
-    }
-
-    /// Whether the table options are the tutorial's (upper bounds, always replace),
-    /// at whatever size.
-    pub fn is_reference_table(&self) -> bool {
-        self.table == TableKind::Upper && self.replace == ReplaceKind::Always
+        self.kind == SolverKind::Tuned && self.any_size()
     }
 
     /// Whether the table is `kind`'s own ([`Config::for_solver`]): its design,
     /// always replaced, 64 MB, cleared before each position.
     pub fn is_default_table(&self) -> bool {
-        let own = Config::for_solver(self.kind);
-        (self.table, self.replace, self.table_mb, self.keep_table)
-            == (own.table, own.replace, own.table_mb, own.keep_table)
+        #[cfg(feature = "research")]
+        let own = self.table == self.kind.own_table();
+        #[cfg(not(feature = "research"))]
+        let own = true;
+        own && (self.table_mb, self.keep_table) == (64, false)
     }
 
-    /// A short name of the table options: `upper/always/64`, `bounds/bucket/16`,
-    /// `bounds/depth:work/64`, with `/keep` when the table is kept.
+    /// A short name of the table options: `compact/always/64`, `upper/always/64`,
+    /// with `/keep` when the table is kept (research: `bounds/bucket/16`,
+    /// `bounds/depth:work/64`).
     pub fn label(&self) -> String {
-        let depth = if self.replace != ReplaceKind::Always && self.depth == DepthKind::Work {
-            ":work"
-        } else {
-            ""
-        };
-        let keep = if self.keep_table { "/keep" } else { "" };
-        format!(
-            "{}/{}{depth}/{}{keep}",
+        #[cfg(feature = "research")]
+        let (table, replace, depth) = (
             self.table.name(),
-            self.replace.name(),
-            self.table_mb
-        )
+            self.table.replace().name(),
+            match self.table.replace().depth() {
+                Some(DepthKind::Work) => ":work",
+                _ => "",
+            },
+        );
+        #[cfg(not(feature = "research"))]
+        let (table, replace, depth) = (self.kind.own_table_name(), "always", "");
+        let keep = if self.keep_table { "/keep" } else { "" };
+        format!("{table}/{replace}{depth}/{}{keep}", self.table_mb)
+    }
+}
+
+/// Whether a compact table of `mb` MB can be had for the `W`x`H` board: 4-byte
+/// entries where their partial key is exact, 8-byte ones below.
+fn check_compact<const W: usize, const H: usize>(mb: usize) -> Result<(), TableError> {
+    let bound = crate::table::compact::key_bound(W, H);
+    CompactTable::sets_for(mb, bound)
+        .or_else(|_| SharedTable::<Wide>::slots_for(mb, bound))
+        .map(drop)
+}
+
+/// Whether the tutorial's table of `mb` MB can be had.
+fn check_upper(mb: usize) -> Result<(), TableError> {
+    if mb == 0 {
+        Err(TableError::TooSmall { mb })
+    } else {
+        mb.checked_mul(1 << 20)
+            .map(drop)
+            .ok_or(TableError::Alloc { mb })
     }
 }
 
@@ -383,10 +280,12 @@ enum Engine<const W: usize, const H: usize> {
     Reference(Reference<W, H, UpperTable>),
     /// The tuned search with its compact table.
     Tuned(Tuned<W, H>),
-    /// Either search with any other table design or with statistics; the one
-    /// virtual call per position keeps the dispatch out of the search.
-    Tables(Box<dyn TableSearch<W, H>>),
-    /// The tuned search on several threads over a shared compact table.
+    /// Either search with any other table design or with statistics (research);
+    /// the one virtual call per position keeps the dispatch out of the search.
+    #[cfg(feature = "research")]
+    Tables(Box<dyn research::TableSearch<W, H>>),
+    /// The tuned search over a shared compact table: on several threads, or on
+    /// one with 8-byte entries (below 63 MB on 7x6) or on a board other than 7x6.
     Team(Box<dyn TeamEngine<W, H>>),
 }
 
@@ -474,132 +373,6 @@ fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
     CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).is_ok()
 }
 
-/// A search over some table, behind one virtual call per position.
-trait TableSearch<const W: usize, const H: usize>: std::fmt::Debug + Send {
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64);
-    fn clear(&mut self);
-    fn prefault(&mut self);
-    fn new_search(&mut self);
-    fn stats(&self) -> Option<TableStats>;
-    fn set_stop_flag(&mut self, flag: StopFlag);
-    fn stopped(&self) -> bool;
-    fn clone_box(&self) -> Box<dyn TableSearch<W, H>>;
-}
-
-impl<const W: usize, const H: usize, T, const STATS: bool> TableSearch<W, H>
-    for Reference<W, H, T, STATS>
-where
-    T: Table + Clone + std::fmt::Debug + Send + 'static,
-{
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
-        Reference::search(self, pos, alpha, beta)
-    }
-    fn clear(&mut self) {
-        Reference::clear(self)
-    }
-    fn prefault(&mut self) {
-        Reference::prefault(self)
-    }
-    fn new_search(&mut self) {
-        Reference::new_search(self)
-    }
-    fn stats(&self) -> Option<TableStats> {
-        Reference::stats(self)
-    }
-    fn set_stop_flag(&mut self, flag: StopFlag) {
-        Reference::set_stop_flag(self, flag)
-    }
-    fn stopped(&self) -> bool {
-        Reference::stopped(self)
-    }
-    fn clone_box(&self) -> Box<dyn TableSearch<W, H>> {
-        Box::new(self.clone())
-    }
-}
-
-impl<const W: usize, const H: usize, T, const PROFILE: bool> TableSearch<W, H>
-    for Tuned<W, H, T, PROFILE>
-where
-    T: Table + Clone + std::fmt::Debug + Send + 'static,
-{
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
-        Tuned::search(self, pos, alpha, beta)
-    }
-    fn clear(&mut self) {
-        Tuned::clear(self)
-    }
-    fn prefault(&mut self) {
-        Tuned::prefault(self)
-    }
-    fn new_search(&mut self) {
-        Tuned::new_search(self)
-    }
-    fn stats(&self) -> Option<TableStats> {
-        Tuned::stats(self)
-    }
-    fn set_stop_flag(&mut self, flag: StopFlag) {
-        Tuned::set_stop_flag(self, flag)
-    }
-    fn stopped(&self) -> bool {
-        Tuned::stopped(self)
-    }
-    fn clone_box(&self) -> Box<dyn TableSearch<W, H>> {
-        Box::new(self.clone())
-    }
-}
-
-impl<const W: usize, const H: usize> Clone for Box<dyn TableSearch<W, H>> {
-    fn clone(&self) -> Self {
-        self.clone_box()
-    }
-}
-
-/// The configured search over `table`, counting statistics if asked to.
-fn boxed<const W: usize, const H: usize, T>(table: T, config: &Config) -> Box<dyn TableSearch<W, H>>
-where
-    T: Table + Clone + std::fmt::Debug + Send + 'static,
-{
-    match (config.kind, config.stats) {
-        (SolverKind::Tuned, true) => Box::new(Tuned::<W, H, T, true>::new(table)),
-        (SolverKind::Tuned, false) => Box::new(Tuned::<W, H, T, false>::new(table)),
-        (SolverKind::Reference, true) => Box::new(Reference::<W, H, T, true>::new(table)),
-        (SolverKind::Reference, false) => Box::new(Reference::<W, H, T, false>::new(table)),
-    }
-}
-
-/// The configured search over a [`BoundTable`] of the configured policy and depth.
-fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
-    config: &Config,
-) -> Result<Box<dyn TableSearch<W, H>>, TableError> {
-    let (mb, bits, st) = (config.table_mb, (W * (H + 1)) as u32, config);
-    let work = config.depth == DepthKind::Work;
-    Ok(match (config.replace, work) {
-        (ReplaceKind::Always, _) => {
-            boxed(BoundTable::<Always, UPPER_ONLY, false>::new(mb, bits)?, st)
-        }
-        (ReplaceKind::Depth, false) => boxed(
-            BoundTable::<DepthPreferred, UPPER_ONLY, false>::new(mb, bits)?,
-            st,
-        ),
-        (ReplaceKind::Depth, true) => boxed(
-            BoundTable::<DepthPreferred, UPPER_ONLY, true>::new(mb, bits)?,
-            st,
-        ),
-        (ReplaceKind::TwoTier, false) => {
-            boxed(BoundTable::<TwoTier, UPPER_ONLY, false>::new(mb, bits)?, st)
-        }
-        (ReplaceKind::TwoTier, true) => {
-            boxed(BoundTable::<TwoTier, UPPER_ONLY, true>::new(mb, bits)?, st)
-        }
-        (ReplaceKind::Bucket, false) => {
-            boxed(BoundTable::<Bucket, UPPER_ONLY, false>::new(mb, bits)?, st)
-        }
-        (ReplaceKind::Bucket, true) => {
-            boxed(BoundTable::<Bucket, UPPER_ONLY, true>::new(mb, bits)?, st)
-        }
-    })
-}
-
 /// A solver for `W`x`H` boards; see the module documentation.
 ///
 /// A solver built with [`Solver::new`] searches every position. Given
@@ -623,67 +396,44 @@ pub type Solver7x6 = Solver<7, 6>;
 impl<const W: usize, const H: usize> Solver<W, H> {
     /// Creates a solver, allocating its table (and starting its helper threads if
     /// [`Config::is_parallel`]).
+    ///
+    /// The tuned search on one thread of the 7x6 board runs over the compact
+    /// table of 4-byte entries; everywhere else (several threads, 8-byte entries,
+    /// other sizes) over the shared table of the same layouts, with no helper
+    /// thread for one thread, so that each other size compiles two searches, not
+    /// three. Relaxed atomics cost nothing on one thread.
+    ///
+    /// # Errors
+    /// The [`TableError`] of [`Config::check`], or an allocation or thread that
+    /// cannot be had.
     pub fn new(config: Config) -> Result<Self, TableError> {
-        if !Self::STANDARD {
-            // A constant condition: the code below is not even compiled for the
-            // other sizes.
-            return Self::new_any_size(config);
-        }
-        if config.is_parallel() {
-            let engine = Engine::Team(team::<W, H>(&config, config.threads - 1)?);
+        config.check::<W, H>()?;
+        // A constant condition first: the research engines are not even compiled for
+        // the other sizes (`check` refused their configurations there).
+        #[cfg(feature = "research")]
+        if Self::STANDARD && !config.any_size() {
+            let engine = Engine::Tables(research::engine::<W, H>(&config)?);
             return Ok(Self::with_engine(config, engine));
         }
-        let upper = || UpperTable::for_board(config.table_mb, Board::<W, H>::MIN_SCORE);
-        let compact = || CompactTable::for_board::<W, H>(config.table_mb);
-        // Below the narrow entries' size, one thread's table of 8-byte entries.
-        let wide = || SharedTable::<Wide>::for_board::<W, H>(config.table_mb);
-        let narrow = narrow_fits::<W, H>(config.table_mb);
-        let plain = !config.stats;
-        let engine = match (config.kind, config.table, config.replace) {
-            (SolverKind::Reference, TableKind::Upper, ReplaceKind::Always) if plain => {
-                Engine::Reference(Reference::new(upper()?))
-            }
-            (SolverKind::Tuned, TableKind::Compact, ReplaceKind::Always) if plain && narrow => {
-                Engine::Tuned(Tuned::new(compact()?))
-            }
-            (_, TableKind::Upper, ReplaceKind::Always) => Engine::Tables(boxed(upper()?, &config)),
-            (_, TableKind::Compact, ReplaceKind::Always) if narrow => {
-                Engine::Tables(boxed(compact()?, &config))
-            }
-            (_, TableKind::Compact, ReplaceKind::Always) => Engine::Tables(boxed(wide()?, &config)),
-            (_, TableKind::Compact, replace) => {
-                return Err(TableError::NoSuchPolicy {
-                    table: TableKind::Compact.name(),
-                    replace: replace.name(),
-                });
-            }
-            (_, TableKind::Upper, _) => Engine::Tables(packed::<W, H, true>(&config)?),
-            (_, TableKind::Bounds, _) => Engine::Tables(packed::<W, H, false>(&config)?),
-        };
-        Ok(Self::with_engine(config, engine))
-    }
-
-    /// Whether this is the 7x6 board, the one every configuration is built for.
-    const STANDARD: bool = W == 7 && H == 6;
-
-    /// [`Solver::new`] on a board other than 7x6: the configurations of
-    /// [`Config::any_size`] only, and the tuned search always over the shared
-    /// table (with no helper thread for one thread), so that each size compiles
-    /// two searches, not five: the shared table's layouts are the compact
-    /// table's (sets of two 4-byte entries where their partial key is exact,
-    /// 8-byte entries below), read and written with relaxed atomics that cost
-    /// nothing on one thread.
-    fn new_any_size(config: Config) -> Result<Self, TableError> {
-        config.check::<W, H>()?;
+        let mb = config.table_mb;
         let engine = match config.kind {
             SolverKind::Reference => Engine::Reference(Reference::new(UpperTable::for_board(
-                config.table_mb,
+                mb,
                 Board::<W, H>::MIN_SCORE,
             )?)),
+            SolverKind::Tuned
+                if Self::STANDARD && config.threads <= 1 && narrow_fits::<W, H>(mb) =>
+            {
+                Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(mb)?))
+            }
             SolverKind::Tuned => Engine::Team(team::<W, H>(&config, config.threads.max(1) - 1)?),
         };
         Ok(Self::with_engine(config, engine))
     }
+
+    /// Whether this is the 7x6 board, whose one-thread tuned search has its own
+    /// compiled copy over the compact table.
+    const STANDARD: bool = W == 7 && H == 6;
 
     /// A solver whose searches other threads can join through
     /// [`Solver::helper`], starting no thread of its own: the command line gives
@@ -746,6 +496,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn set_stop_flag(&mut self, flag: StopFlag) {
         match &mut self.engine {
             Engine::Reference(r) => r.set_stop_flag(flag.clone()),
+            #[cfg(feature = "research")]
             Engine::Tables(t) => t.set_stop_flag(flag.clone()),
             Engine::Tuned(t) => t.set_stop_flag(flag.clone()),
             Engine::Team(t) => t.set_stop_flag(flag.clone()),
@@ -768,6 +519,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn clear(&mut self) {
         match &mut self.engine {
             Engine::Reference(r) => r.clear(),
+            #[cfg(feature = "research")]
             Engine::Tables(t) => t.clear(),
             Engine::Tuned(t) => t.clear(),
             Engine::Team(t) => t.clear(),
@@ -781,6 +533,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn prefault(&mut self) {
         match &mut self.engine {
             Engine::Reference(r) => r.prefault(),
+            #[cfg(feature = "research")]
             Engine::Tables(t) => t.prefault(),
             Engine::Tuned(t) => t.prefault(),
             Engine::Team(t) => t.prefault(),
@@ -856,7 +609,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let start = Instant::now();
         let score = known.known_score(pos)?;
         // Counted, and nothing to count: the table was not used.
-        self.stats = self.config.stats.then(TableStats::default);
+        #[cfg(feature = "research")]
+        {
+            self.stats = self.config.stats.then(TableStats::default);
+        }
         Some(Solution {
             score: score.clamp(alpha, beta),
             nodes: 0,
@@ -869,8 +625,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn begin_position(&mut self) {
         if !self.config.keep_table {
             self.clear();
-        } else if let Engine::Tables(t) = &mut self.engine {
-            t.new_search();
+        } else {
+            #[cfg(feature = "research")]
+            if let Engine::Tables(t) = &mut self.engine {
+                t.new_search();
+            }
         }
     }
 
@@ -907,6 +666,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
+            #[cfg(feature = "research")]
             Engine::Tables(t) => t.search(pos, alpha, beta),
             Engine::Tuned(t) => t.search(pos, alpha, beta),
             Engine::Team(t) => t.search(pos, alpha, beta),
@@ -914,13 +674,15 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let time = start.elapsed();
         let stopped = match &self.engine {
             Engine::Reference(r) => r.stopped(),
+            #[cfg(feature = "research")]
             Engine::Tables(t) => t.stopped(),
             Engine::Tuned(t) => t.stopped(),
             Engine::Team(t) => t.stopped(),
         };
         self.stats = match &self.engine {
-            Engine::Reference(_) | Engine::Tuned(_) | Engine::Team(_) => None,
+            #[cfg(feature = "research")]
             Engine::Tables(t) => t.stats(),
+            _ => None,
         };
         if stopped {
             return Err(SolveError::Stopped);
@@ -999,22 +761,20 @@ mod tests {
             };
             assert!(small.check::<7, 6>().is_ok());
         }
-        assert!(matches!(
-            Config {
-                replace: ReplaceKind::Bucket,
+        #[cfg(feature = "research")]
+        {
+            let bounds = Config {
+                table: TableKind::Bounds(ReplaceKind::Bucket(DepthKind::Cells)),
+                table_mb: 1,
                 ..Config::tuned()
-            }
-            .check::<7, 6>(),
-            Err(TableError::NoSuchPolicy { .. })
-        ));
-        let bounds = Config {
-            table: TableKind::Bounds,
-            replace: ReplaceKind::Bucket,
-            table_mb: 1,
-            ..Config::tuned()
-        };
-        assert!(bounds.check::<7, 6>().is_ok());
-        assert!(Solver7x6::new(bounds).is_ok());
+            };
+            assert!(bounds.check::<7, 6>().is_ok());
+            assert!(Solver7x6::new(bounds).is_ok());
+            assert!(matches!(
+                bounds.check::<6, 5>(),
+                Err(TableError::StandardBoardOnly { .. })
+            ));
+        }
         assert_eq!(
             Config {
                 table_mb: 0,
@@ -1035,14 +795,13 @@ mod tests {
                     threads,
                     ..Config::for_solver(kind)
                 };
-                let config = Config {
-                    table: TableKind::Compact,
-                    ..config
-                };
                 let mut s = Solver7x6::new(config).unwrap();
                 let parallel = threads > 1 && kind == SolverKind::Tuned;
                 assert_eq!(s.threads(), if parallel { threads } else { 1 });
-                assert_eq!(s.helper().is_some(), parallel);
+                // One thread over 8-byte entries (1 and 8 MB) runs the shared table's
+                // search with no helper thread, and can be joined.
+                let shared = kind == SolverKind::Tuned && (parallel || mb < 63);
+                assert_eq!(s.helper().is_some(), shared);
                 assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, -15);
                 assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, -1);
                 let mut copy = s.clone();
@@ -1062,8 +821,9 @@ mod tests {
         let configs = [
             Config::for_solver(SolverKind::Reference),
             Config::tuned(),
+            #[cfg(feature = "research")]
             Config {
-                table: TableKind::Bounds,
+                table: TableKind::Bounds(ReplaceKind::Always),
                 ..Config::tuned()
             },
             Config {

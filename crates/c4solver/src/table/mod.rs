@@ -1,9 +1,10 @@
 //! Transposition tables: one file per design.
 //!
 //! * [`upper`]: the tutorial's table (always replace, 56-bit key, 8-bit upper bound).
-//! * [`bounds`]: a chess-style table (key, score, bound kind, best move, depth and
-//!   age in one `u64`), generic over a replacement policy from [`replace`]; it also
-//!   serves the "upper" kind with policies other than always-replace.
+//! * `bounds` (with the `research` feature): a chess-style table (key, score,
+//!   bound kind, best move, depth and age in one `u64`), generic over a
+//!   replacement policy from `replace`; it also serves the "upper" kind with
+//!   policies other than always-replace.
 //! * [`stats`]: the counters of [`TableStats`].
 //! * [`compact`]: the tuned solver's table (sets of two 4-byte entries: 26-bit
 //!   partial key made exact by a prime number of sets, 6- or 5-bit upper or lower
@@ -16,20 +17,26 @@
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
 //! touched (see [`DirtyBlocks`]).
 
+#[cfg(feature = "research")]
 pub mod bounds;
 pub mod compact;
+#[cfg(feature = "research")]
 pub mod entry;
 mod memory;
+#[cfg(feature = "research")]
 pub mod replace;
 pub mod shared;
 pub mod stats;
 pub mod upper;
 pub mod wide;
 
+#[cfg(feature = "research")]
 pub use bounds::BoundTable;
 pub use compact::CompactTable;
+#[cfg(feature = "research")]
 pub use entry::Entry;
 pub(crate) use memory::Slots;
+#[cfg(feature = "research")]
 pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 pub use shared::{Narrow, Share, SharedTable};
 pub use stats::TableStats;
@@ -160,17 +167,10 @@ pub enum TableError {
         /// What the system said.
         reason: String,
     },
-    /// The table design does not offer the replacement policy.
-    #[error("the {table} table has no '{replace}' replacement policy (it always replaces)")]
-    NoSuchPolicy {
-        /// The table design.
-        table: &'static str,
-        /// The policy asked for.
-        replace: &'static str,
-    },
     /// A configuration the library builds for the standard 7x6 board only: the
     /// table designs other than each search's own, and statistics (see
     /// [`crate::Config::any_size`]).
+    #[cfg(feature = "research")]
     #[error(
         "{what} is built for the 7x6 board only, not {width}x{height} (other sizes: the reference or tuned search with its own table, no statistics)"
     )]
