@@ -4,7 +4,7 @@
 //! (stage) and by moves left until the end of the game under perfect play
 //! (difficulty). Both ranges are closed above: a Middle position has 15 to 28
 //! stones, an Easy one ends within 14 more moves. Every position of Pons' six files
-//! falls in its own bucket under these rules (checked by `tests/pons.rs`).
+//! falls in its own bucket under these rules (checked by `tests/integration/pons.rs`).
 //!
 //! On other boards the buckets are the same thirds of the cells (`cells / 3` and
 //! `2 * cells / 3`, rounded down: 14 and 28 of 7x6's 42): the `_on` functions

@@ -3,7 +3,7 @@
 //! Plain negamax with alpha-beta pruning, center-first move order and the
 //! always-replace upper-bound table of [`UpperTable`](crate::table::UpperTable). Nothing here is tuned: it is
 //! the baseline every other configuration is measured against, and its node counts
-//! equal the tutorial's published ones (checked by `tests/pons.rs`).
+//! equal the tutorial's published ones (checked by `tests/integration/pons.rs`).
 
 use std::ops::ControlFlow;
 

@@ -9,10 +9,10 @@
 //! ignored by default:
 //!
 //! ```text
-//! cargo test --release --test threads -- --ignored begin_sets_in_full
+//! cargo test --release --test integration threads::begin_sets_in_full -- --ignored
 //! ```
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -79,7 +79,7 @@ fn two_threads_begin_samples() {
 
 /// One thread over the shared table explores exactly the nodes of the compact
 /// table (same slots, same layout; its busy marks, with no other thread, change
-/// nothing): the totals pinned in `tests/tuned.rs`.
+/// nothing): the totals pinned in `tests/integration/tuned.rs`.
 #[test]
 fn one_thread_over_the_shared_table_is_the_compact_table_node_for_node() {
     let mut t = team::<Narrow>(64, 1);
@@ -290,9 +290,9 @@ mod pons_sets {
 }
 
 /// Every Begin set in full with 2 and 4 threads (tens of minutes on 2 cores):
-/// `cargo test --release --test threads -- --ignored begin_sets_in_full`.
+/// `cargo test --release --test integration threads::begin_sets_in_full -- --ignored`.
 #[test]
-#[ignore = "tens of minutes: cargo test --release --test threads -- --ignored begin_sets_in_full"]
+#[ignore = "tens of minutes: cargo test --release --test integration threads::begin_sets_in_full -- --ignored"]
 fn begin_sets_in_full() {
     for threads in [2, 4] {
         let mut t = team::<Narrow>(64, threads);

@@ -30,10 +30,10 @@
 //! The full runs, including `Test_L2_R2` in full, are ignored by default:
 //!
 //! ```text
-//! cargo test --release --test tables -- --ignored
+//! cargo test --release --test integration tables:: -- --ignored
 //! ```
 
-mod common;
+use crate::common;
 
 use c4solver::table::TableStats;
 use c4solver::testset::TestSet;
@@ -176,7 +176,7 @@ fn statistics_do_not_change_the_reference_search() {
 }
 
 #[test]
-#[ignore = "minutes: cargo test --release --test tables -- --ignored"]
+#[ignore = "minutes: cargo test --release --test integration tables:: -- --ignored"]
 fn full_runs() {
     for c in configs() {
         check_full(c, "Test_L3_R1", &BOTH, |_| true);

@@ -3,7 +3,7 @@
 //! database, connect-four-ai's embedded book, Pascal Pons' labelled sets, and
 //! book-free null-window searches on a random sample of its deepest layer.
 
-mod common;
+use crate::common;
 
 use c4solver::book::layers::layers;
 use c4solver::book::verify;

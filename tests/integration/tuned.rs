@@ -5,7 +5,7 @@
 //! (about 30 s of CPU in the test profile), read from `../shared/pons-testsets/`
 //! (override with `C4_PONS_DIR=DIR`).
 
-mod common;
+use crate::common;
 
 use c4solver::{Config, Mode, Position, Solver7x6};
 

@@ -8,14 +8,14 @@
 //! checks run against the static WebAssembly build (`scripts/build-web`) served by
 //! `python3 -m http.server`, with no c4solver process.
 
-mod common;
+use crate::common;
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::server::Server;
+use crate::common::server::Server;
 use serde_json::Value;
 
 /// The browser: `$C4_CHROMIUM`, or Debian's.

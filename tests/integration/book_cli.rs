@@ -3,7 +3,7 @@
 //! --book` compares, and `book generate` killed and restarted goes on where it
 //! was, dropping a torn record.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! The bundled test sets in `testsets/`: well formed, in their buckets, without
 //! duplicates, and labelled with the scores the solver finds (checked on a sample).
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -4,7 +4,7 @@
 //! (1 for invalid lines or mismatches, 2 for unreadable files and resource errors,
 //! 130 when interrupted).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -8,7 +8,7 @@
 //! node must be there and the script installs the others; elsewhere a missing one
 //! skips, saying what to install (a plain `cargo test` installs nothing).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -13,8 +13,6 @@
 //!   oracle's), `generate` (every label is the oracle's and lies in its bucket),
 //!   `book generate` (a book whose answers are the book-free solver's).
 
-mod common;
-
 use c4solver::{Board, Config, Mode, Solver};
 // The command line on other sizes needs them all built in.
 #[cfg(feature = "all-sizes")]
@@ -24,7 +22,7 @@ use c4solver::{Size, with_size};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use common::run as c4solver;
+use crate::common::run as c4solver;
 
 /// A board as a plain grid: `cells[col][row]`, 0 empty, 1 and 2 the players.
 #[derive(Clone)]

@@ -4,7 +4,7 @@
 //! last line checked against the game's real end, and the commands `h`, `u`, `q`,
 //! invalid lines and the end of the input.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 
@@ -177,7 +177,7 @@ fn easy_game() {
 /// column 1 loses. Cheap once the built-in opening book holds the positions of up
 /// to 7 stones; with today's (2 stones) the game takes 5 s of CPU and its check
 /// (solves of every child of the solver's positions) about a minute:
-/// `cargo test --test play -- --ignored`.
+/// `cargo test --test integration play:: -- --ignored`.
 #[test]
 #[ignore]
 fn always_column_one_loses_to_perfect_play() {

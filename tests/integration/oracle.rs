@@ -230,7 +230,7 @@ fn check_analysis<const W: usize, const H: usize>(positions: usize, seed: u64, s
         Config::reference(),
         Config::tuned(),
         // Two threads over one shared table (the `bounds` table's analysis, a 7x6
-        // tool, is checked in tests/analysis.rs).
+        // tool, is checked in tests/integration/analysis.rs).
         Config {
             threads: 2,
             ..Config::tuned()

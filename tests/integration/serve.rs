@@ -3,13 +3,13 @@
 //! command line's message, many clients at once, a client that hangs up during a
 //! long search, and SIGTERM.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::server::Server;
+use crate::common::server::Server;
 use serde_json::{Value, json};
 
 const SETS: [&str; 6] = [

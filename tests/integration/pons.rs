@@ -3,7 +3,7 @@
 //! must equal the tutorial's published figures (4 significant digits): same
 //! algorithm, same table, same move order, same nodes.
 
-mod common;
+use crate::common;
 
 use c4solver::harness::{expected, sig4};
 use c4solver::testset::{Difficulty, Stage, moves_left};

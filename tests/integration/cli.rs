@@ -1,7 +1,7 @@
 //! End-to-end tests of the `c4solver` binary: stdin, files, every invalid-input
 //! kind, the expected-score check, exit codes, JSON and a closed stdout.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,7 @@
 //! The rough edges a new user hit (issue 18), each reproduced end to end: the
 //! command line does what the documentation says.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! for byte; weak signs; the principal variation field; JSON; expected scores;
 //! invalid lines; exit codes.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

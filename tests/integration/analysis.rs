@@ -13,10 +13,10 @@
 //! 20 positions of each of the fast sets, 5, 2 and 1 of the Begin sets (whose
 //! analyses cost far more than their solves: a bad move of an easy position often
 //! leads to a hard one). The sample is drawn with a fixed seed (set
-//! `C4_ANALYSIS_SEED` to draw another); `cargo test --release --test analysis --
-//! --ignored` runs a larger one.
+//! `C4_ANALYSIS_SEED` to draw another); `cargo test --release --test integration analysis::
+//! -- --ignored` runs a larger one.
 
-mod common;
+use crate::common;
 
 use c4solver::harness::expected;
 use c4solver::testset::Entry;
@@ -217,7 +217,7 @@ fn begin_hard() {
     check_set("Test_L1_R3", 1);
 }
 
-/// `cargo test --release --test analysis -- --ignored` (several minutes).
+/// `cargo test --release --test integration analysis:: -- --ignored` (several minutes).
 #[test]
 #[ignore]
 fn larger_sample() {
