@@ -529,7 +529,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Has the kernel map and zero the tables' memory now rather than at each
     /// page's first use by a search (the content is kept): `bench` calls it before
     /// its clock starts, so that small sets time their searches, not the first
-    /// touches of fresh memory ([`Table::prefault`]).
+    /// touches of fresh memory ([`crate::table::Table::prefault`]).
     pub fn prefault(&mut self) {
         match &mut self.engine {
             Engine::Reference(r) => r.prefault(),

@@ -30,8 +30,8 @@
 //!   (over whatever was there, this position's old entry included); any other
 //!   result goes to entry 1. So the expensive results of the search stay, and the
 //!   cheap ones share the second entry, as in the two-tier tables of
-//!   [`crate::table::replace`]. On the empty board this keeps about as many useful
-//!   entries as an always-replace table of 16 times the size.
+//!   `table::replace` (the `research` feature). On the empty board this keeps
+//!   about as many useful entries as an always-replace table of 16 times the size.
 //!
 //! # Why 26 bits of key are exact (Chinese remainder theorem)
 //!
