@@ -15,7 +15,7 @@
 //!
 //! [`with_size!`](crate::with_size) instantiates every supported size only with
 //! the `all-sizes` cargo feature: each size is a copy of the whole program, about
-//! 0.25 MB of code each, so the default build holds the standard 7x6 board alone
+//! 0.27 MB of code each, so the default build holds the standard 7x6 board alone
 //! ([`Size::BUILT`]; [`Size::built`] says why another size is missing).
 
 use std::fmt;
