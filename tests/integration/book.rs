@@ -1,7 +1,8 @@
 //! The built-in 7x6 book against independent oracles: its layers against each
 //! other, the published numbers of positions per ply, John Tromp's 8-ply
-//! database, connect-four-ai's embedded book, Pascal Pons' labelled sets, and
-//! book-free null-window searches on a random sample of its deepest layer.
+//! database, connect-four-ai's embedded book and its solver, Pascal Pons'
+//! labelled sets, and book-free null-window searches on a random sample of its
+//! deepest layer.
 
 use crate::common;
 
@@ -16,7 +17,9 @@ fn builtin() -> Book7x6 {
 /// OEIS A212693, "Number of legal 7 X 6 Connect-Four positions after n plies"
 /// (John Tromp): legal positions include those where the last move just made
 /// four in a row, which the book leaves out (the game is over, there is no score).
-const LEGAL_AFTER_PLIES: [u64; 9] = [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275];
+const LEGAL_AFTER_PLIES: [u64; 13] = [
+    1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623, 4568683, 12236101,
+];
 
 /// A position and its mirror image count as two.
 fn weight(p: &Position) -> u64 {
@@ -27,13 +30,13 @@ fn weight(p: &Position) -> u64 {
 fn layers_count_the_published_positions_per_ply() {
     // Enumerated independently of the book's scores: the positions of each ply,
     // plus those a winning move just ended, are the published legal positions.
-    let ls = layers::<7, 6>(8);
+    let ls = layers::<7, 6>(12);
     for (plies, want) in LEGAL_AFTER_PLIES.iter().enumerate() {
         let open: u64 = ls[plies]
             .iter()
             .map(|&k| weight(&Position::from_key(k).unwrap()))
             .sum();
-        let mut ended = std::collections::HashSet::new();
+        let mut ended = std::collections::HashSet::with_capacity(ls[plies].len() / 2);
         if plies > 0 {
             for &k in &ls[plies - 1] {
                 let p = Position::from_key(k).unwrap();
@@ -135,6 +138,50 @@ fn every_entry_agrees_with_connect_four_ai() {
         checked += 1;
     }
     assert_eq!(checked, book.len().min(129_498));
+}
+
+/// Positions of 9 to 12 stones drawn from random games (no move makes four), 10
+/// of each: the default solver (the built-in book up to its depth, then search)
+/// against connect-four-ai's, which shares no code with c4solver. The thousands
+/// behind the 12-stone book's release: `python/benchmarks/check_vs_bitbully.py`
+/// (docs/book.md).
+#[test]
+fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
+    use connect_four_ai::{Position as OtherPosition, Solver as OtherSolver};
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
+    let mut games = Vec::new();
+    for stones in 9..=12 {
+        while games.len() < (stones - 8) * 10 {
+            let mut p = Position::new();
+            let mut moves = String::new();
+            while p.moves_played() < stones {
+                let safe: Vec<usize> = (0..7)
+                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                    .collect();
+                if safe.is_empty() {
+                    break;
+                }
+                let c = safe[rng.random_range(0..safe.len())];
+                p.play_col(c);
+                moves.push(char::from(b'1' + c as u8));
+            }
+            if p.moves_played() == stones {
+                games.push((moves, p));
+            }
+        }
+    }
+    let mut ours = Solver7x6::with_builtin_book(Config::default()).unwrap();
+    let mut other = OtherSolver::new();
+    for (moves, p) in &games {
+        let want = i32::from(other.solve(&OtherPosition::from_moves(moves).unwrap()));
+        other.reset();
+        let got = ours.solve(p, Mode::Strong).unwrap();
+        assert_eq!(got.score, want, "{moves}");
+        if p.moves_played() <= builtin().depth() {
+            assert_eq!(got.nodes, 0, "{moves}: not from the book");
+        }
+    }
 }
 
 /// A random sample of the deepest layer (200 entries when it holds 8 stones or

@@ -57,10 +57,13 @@ mod tests {
         let mut booked = Solver::<7, 6>::with_builtin_book(Config::default()).unwrap();
         let book = booked.book().expect("7x6 has a built-in book");
         assert_eq!(book.score(&empty), Some(1));
-        // The book answers the empty board at once; a 9-stone position, deeper than
-        // the book, is searched by both, with the same nodes.
+        // The book answers the empty board and a 12-stone position at once; a
+        // 13-stone position, deeper than the book, is searched by both, with the
+        // same nodes.
         assert_eq!(booked.solve(&empty, Mode::Weak).unwrap().nodes, 0);
-        let p = Position::parse("444555542").unwrap();
+        let twelve = Position::parse("371253262754").unwrap();
+        assert_eq!(booked.solve(&twelve, Mode::Strong).unwrap().nodes, 0);
+        let p = Position::parse("1616621455211").unwrap();
         let (a, b) = (
             pure.solve(&p, Mode::Weak).unwrap(),
             booked.solve(&p, Mode::Weak).unwrap(),
