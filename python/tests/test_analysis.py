@@ -83,8 +83,8 @@ def test_principal_variations_end_as_their_scores_say(weak):
     s = Solver()
     for moves, score in sample()[::2] + [("44455554221", -15), ("4455", 18)]:
         line = s.principal_variation(moves, weak=weak)
-        if len(Position(moves)) > 8:
-            # Up to 8 stones the built-in book answers with no search.
+        if len(Position(moves)) > 12:
+            # Deeper than the built-in book (12 stones), the line is searched.
             assert s.nodes >= 1
         end = play_out(moves, line)
         want = sign(score) if weak else score

@@ -22,6 +22,8 @@ def test_the_readme_examples():
     assert s.solve("4455") == 18
     assert s.solve(Position("44455554221")) == -15
     assert s.solve("44455554221", weak=True) == -1
+    assert s.nodes == 0  # 11 stones: the built-in book's answer (12 stones deep)
+    assert s.solve("1616621455211") == 6  # 13 stones (Begin-Medium): searched
     assert s.nodes >= 1
 
 
