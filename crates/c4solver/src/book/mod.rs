@@ -289,7 +289,9 @@ impl<const W: usize, const H: usize> Book<W, H> {
     const GEOMETRY: () = assert!(entry_bytes(W, H) <= 16, "a book entry must fit in 128 bits");
 
     /// The book built into the binary, for the 7x6 board only (`None` for any
-    /// other board). Parsed and checked once, on first use.
+    /// other board). Its header and layer records are parsed once, on first use,
+    /// and each layer's hash on the first look-up into that layer; the tests check
+    /// its bytes as a file's (checksum and every hash).
     pub fn builtin() -> Option<Self> {
         static BUILTIN: OnceLock<Option<Arc<Raw>>> = OnceLock::new();
         if (W, H) != (7, 6) {
@@ -932,7 +934,7 @@ mod tests {
     fn the_builtin_book_is_whole_and_checks_out() {
         let book = Book7x6::builtin().expect("the built-in book parses");
         book.require_whole().unwrap();
-        // The checks the lazy start-up parse leaves out.
+        // The checks the lazy start-up parse leaves out: the checksum and every hash.
         let again = Book7x6::from_bytes(book.bytes().to_vec()).unwrap();
         assert_eq!(again.len(), book.len());
         assert_eq!(book.score(&Position::new()), Some(1));
