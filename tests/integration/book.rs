@@ -140,6 +140,23 @@ fn every_entry_agrees_with_connect_four_ai() {
     assert_eq!(checked, book.len().min(129_498));
 }
 
+/// The WebAssembly build carries the 8-stone book (the built-in one until
+/// 2026-11-27) and fetches the rest: every one of its entries is the built-in
+/// book's, and it holds every position of up to 8 stones.
+#[test]
+fn the_web_builds_8_stone_book_is_the_built_in_books_first_layers() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/c4solver-wasm/books/7x6-8.c4book"
+    );
+    let small = Book7x6::read(std::path::Path::new(path)).unwrap();
+    let book = builtin();
+    assert_eq!((small.depth(), small.len()), (8, 129_498));
+    for (key, score) in small.entries() {
+        assert_eq!(book.score_of_key(key), Some(score), "{key:#x}");
+    }
+}
+
 /// Positions of 9 to 12 stones drawn from random games (no move makes four), 10
 /// of each: the default solver (the built-in book up to its depth, then search)
 /// against connect-four-ai's, which shares no code with c4solver. The thousands

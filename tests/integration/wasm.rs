@@ -2,7 +2,10 @@
 //! native command line: the same positions analyzed by the bindings in Node and by
 //! `c4solver analyze --json --pv --threads 1` give the same scores, best moves,
 //! lines of best play and node counts (one thread and a 64 MB table on both sides,
-//! so the same search), and bad input the command line's own message.
+//! so the same search), and bad input the command line's own message. Both with
+//! the 8-stone book inside the .wasm (the command line reading the same file) and
+//! with the 12-stone book the page fetches (`book.c4book`, the command line's
+//! built-in one) handed to `loadBook`, which refuses a bad file as `--book` does.
 //!
 //! Needs `node`, the wasm32 target and the wasm-bindgen CLI: under CI (`CI=true`)
 //! node must be there and the script installs the others; elsewhere a missing one
@@ -45,15 +48,38 @@ fn built() -> Option<&'static PathBuf> {
     .as_ref()
 }
 
-/// The bindings' answers to `lines`, one JSON value each.
-fn wasm(dir: &Path, lines: &str, book: bool, score_only: bool) -> Vec<Value> {
+/// Which book each side answers from.
+#[derive(Clone, Copy)]
+enum Books {
+    /// None: the search alone (`--no-book`).
+    None,
+    /// The 8-stone book inside the .wasm; the command line reads the same file.
+    Small,
+    /// The page's: the bindings load `book.c4book` from the built folder (the
+    /// command line's built-in book), the command line its built-in book.
+    Full,
+}
+
+/// The 8-stone book inside the .wasm.
+fn small_book() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/c4solver-wasm/books/7x6-8.c4book")
+}
+
+/// The bindings' answers to `lines`, one JSON value each (after the answer to
+/// loading the book, with `Books::Full`).
+fn wasm(dir: &Path, lines: &str, books: Books, score_only: bool) -> Vec<Value> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut args = vec![
         root.join("tests/wasm/analyze.mjs").display().to_string(),
         dir.join("pkg").display().to_string(),
     ];
-    if !book {
-        args.push("--no-book".into());
+    match books {
+        Books::None => args.push("--no-book".into()),
+        Books::Small => {}
+        Books::Full => {
+            args.push("--book".into());
+            args.push(dir.join("book.c4book").display().to_string());
+        }
     }
     if score_only {
         args.push("--score".into());
@@ -82,15 +108,24 @@ fn wasm(dir: &Path, lines: &str, book: bool, score_only: bool) -> Vec<Value> {
 }
 
 /// The command line's answers to `lines` (`analyze`, or with `score_only` solve).
-fn native(lines: &str, book: bool, score_only: bool) -> Vec<Value> {
-    let mut args = if score_only {
+fn native(lines: &str, books: Books, score_only: bool) -> Vec<Value> {
+    let mut args: Vec<String> = if score_only {
         vec!["--json", "--threads", "1"]
     } else {
         vec!["analyze", "--json", "--pv", "--threads", "1"]
-    };
-    if !book {
-        args.push("--no-book");
     }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    match books {
+        Books::None => args.push("--no-book".into()),
+        Books::Small => {
+            args.push("--book".into());
+            args.push(small_book().display().to_string());
+        }
+        Books::Full => {}
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     parse(&common::output(&args, lines.as_bytes()).stdout)
 }
 
@@ -102,10 +137,17 @@ fn parse(bytes: &[u8]) -> Vec<Value> {
 }
 
 /// Checks every line's fields that both give.
-fn same(lines: &str, book: bool, score_only: bool) {
+fn same(lines: &str, books: Books, score_only: bool) {
     let Some(dir) = built() else { return };
-    let w = wasm(dir, lines, book, score_only);
-    let n = native(lines, book, score_only);
+    let mut w = wasm(dir, lines, books, score_only);
+    if let Books::Full = books {
+        assert_eq!(
+            w.remove(0),
+            serde_json::json!({"depth": 12}),
+            "book.c4book loads"
+        );
+    }
+    let n = native(lines, books, score_only);
     assert_eq!(w.len(), n.len());
     for (i, (w, n)) in w.iter().zip(&n).enumerate() {
         for field in ["error", "moves", "scores", "best", "score", "pv", "nodes"] {
@@ -122,8 +164,8 @@ fn same(lines: &str, book: bool, score_only: bool) {
     }
 }
 
-#[test]
-fn the_bindings_analyze_as_the_command_line_does() {
+/// The bundled sets' first positions (`SAMPLE`), a line each.
+fn sample_lines() -> String {
     let mut lines = String::new();
     for (set, n) in SAMPLE {
         for e in common::bundled_set(set).entries.iter().take(n) {
@@ -131,7 +173,14 @@ fn the_bindings_analyze_as_the_command_line_does() {
             lines.push('\n');
         }
     }
-    same(&lines, true, false);
+    lines
+}
+
+#[test]
+fn the_bindings_analyze_as_the_command_line_does() {
+    // As the page does once book.c4book has arrived, and before.
+    same(&sample_lines(), Books::Full, false);
+    same(&sample_lines(), Books::Small, false);
 }
 
 #[test]
@@ -142,12 +191,57 @@ fn without_the_book_the_search_is_the_same_node_for_node() {
         .take(50)
         .map(|e| format!("{}\n", e.moves))
         .collect();
-    same(&lines, false, false);
-    same(&lines, false, true);
+    same(&lines, Books::None, false);
+    same(&lines, Books::None, true);
 }
 
 #[test]
 fn bad_input_gets_the_command_lines_message() {
-    same("4458\n8\n4444444\n44a\n1212121\n", true, false);
-    same("4458\n8\n4444444\n44a\n1212121\n", true, true);
+    same("4458\n8\n4444444\n44a\n1212121\n", Books::Full, false);
+    same("4458\n8\n4444444\n44a\n1212121\n", Books::Small, true);
+}
+
+/// A damaged book or a shard handed to `loadBook` is refused with the reason the
+/// command line gives for the same file, and the engine goes on with its own.
+#[test]
+fn a_bad_book_file_is_refused_as_the_command_line_refuses_it() {
+    let Some(dir) = built() else { return };
+    let tmp = std::env::temp_dir().join(format!("c4-wasm-books-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let good = std::fs::read(small_book()).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x10;
+    let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/shards-12/1.c4shard");
+    let cases = [
+        ("flipped.c4book", flipped),
+        ("cut.c4book", good[..good.len() - 100].to_vec()),
+        ("shard.c4shard", std::fs::read(shard).unwrap()),
+    ];
+    for (name, bytes) in cases {
+        let path = tmp.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let out = Command::new("node")
+            .arg(root.join("tests/wasm/analyze.mjs"))
+            .arg(dir.join("pkg"))
+            .arg("--book")
+            .arg(&path)
+            .stdin(Stdio::null())
+            .output()
+            .expect("node runs");
+        let answers = parse(&out.stdout);
+        let error = answers[0]["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: {answers:?}"));
+        let (_, stderr, code) = common::run(&["--book", path.to_str().unwrap()], "4455\n");
+        assert_eq!(code, 2, "{name}: {stderr}");
+        assert!(
+            !error.is_empty() && stderr.contains(error),
+            "{name}: {error:?} not in {stderr:?}"
+        );
+    }
+    // The engine keeps its 8-stone book: 4455 still answered from it.
+    let w = wasm(dir, "4455\n", Books::Small, false);
+    assert_eq!(w[0]["nodes"], 0);
+    std::fs::remove_dir_all(&tmp).unwrap();
 }

@@ -107,7 +107,10 @@ fn the_page_in_chromium() {
         return;
     }
     let server = Server::start(&["--threads", "2", "--quiet"]);
-    check_page(&server.url());
+    let seen = check_page(&server.url());
+    // serve answers from the command line's book: the page fetches none.
+    assert_eq!(seen["bookFetches"], serde_json::json!([]));
+    assert_eq!(seen["bookDepth"], Value::Null);
 }
 
 /// The static build (`scripts/build-web`) served by python's plain static server,
@@ -146,7 +149,15 @@ fn the_static_build_in_chromium() {
     });
     let result = std::panic::catch_unwind(|| {
         assert!(up, "the static server did not start");
-        check_page(&url);
+        let seen = check_page(&url);
+        // The worker fetched the 12-stone book (once per page load) and answers
+        // from it.
+        let fetches = seen["bookFetches"].as_array().unwrap();
+        assert!(
+            !fetches.is_empty() && fetches.iter().all(|s| s == 200),
+            "{fetches:?}"
+        );
+        assert_eq!(seen["bookDepth"], 12);
     });
     let _ = server.kill();
     let _ = server.wait();
@@ -155,8 +166,9 @@ fn the_static_build_in_chromium() {
     }
 }
 
-/// Drives the page at `url` and checks what it showed against the command line.
-fn check_page(url: &str) {
+/// Drives the page at `url`, checks what it showed against the command line, and
+/// returns what the driver saw.
+fn check_page(url: &str) -> Value {
     let out = Command::new("node")
         .arg(web_dir().join("drive.mjs"))
         .args(["check", url])
@@ -239,4 +251,5 @@ fn check_page(url: &str) {
         seen["badPosError"]
     );
     assert_eq!(seen["badPosBoard"], 1);
+    seen
 }

@@ -25,6 +25,11 @@ async function check(browser) {
   const page = await browser.newPage();
   const seen = { consoleErrors: [] };
   page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  // The static build's worker fetches the 12-stone book after it starts.
+  seen.bookFetches = [];
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/book.c4book") seen.bookFetches.push(r.status());
+  });
 
   // A shared position: its scores show.
   await page.goto(`${base}/?pos=4455`);
@@ -78,6 +83,19 @@ async function check(browser) {
   await page.waitForSelector("#error:not([hidden])");
   seen.badPosError = await page.textContent("#error");
   seen.badPosBoard = await page.$$eval("svg.board", (b) => b.length);
+
+  // The book the WebAssembly solver answers from once book.c4book has arrived
+  // (null for serve's page, whose client has no bookDepth).
+  await page.goto(`${base}/?pos=4455`);
+  await scoresShown(page);
+  seen.bookDepth = await page.evaluate(async () => {
+    const client = await import("./client.js");
+    if (!client.bookDepth) return null;
+    for (let i = 0; i < 300 && (await client.bookDepth()) !== 12; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    return client.bookDepth();
+  });
   await page.close();
   return seen;
 }

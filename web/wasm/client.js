@@ -50,6 +50,15 @@ export function analyze(moves, { pv = false } = {}) {
   return ask({ op: "analyze", moves, pv });
 }
 
+/**
+ * The depth of the book the solver answers from: 8 while the 12-stone book
+ * (book.c4book) is on its way, 12 once it has arrived. The WebAssembly build
+ * only; the page does not need it.
+ */
+export function bookDepth() {
+  return ask({ op: "bookDepth" });
+}
+
 /** The board's size, `{width, height}`: the WebAssembly build is 7x6. */
 export async function boardSize() {
   return { width: 7, height: 6 };

@@ -1,7 +1,12 @@
-//! c4solver in the browser: one [`Engine`] (a 7x6 solver with its table and the
-//! built-in book) bound to JavaScript with `wasm-bindgen`. Every answer is the JSON
+//! c4solver in the browser: one [`Engine`] (a 7x6 solver with its table and an
+//! opening book) bound to JavaScript with `wasm-bindgen`. Every answer is the JSON
 //! text that `c4solver serve` sends for the same request, so that the page has one
 //! code path whichever answers it; every error is the command line's message.
+//!
+//! The `.wasm` carries the 8-stone book (132,552 bytes) instead of the library's
+//! built-in 12-stone one (8.4 MB), so that the page starts after a download of
+//! under a megabyte; the page then fetches the 12-stone book as a file and hands it
+//! to [`Engine::load_book`], answering exactly from the small book meanwhile.
 //!
 //! ```
 //! let mut engine = c4solver_wasm::Engine::new(16, true).unwrap();
@@ -10,9 +15,14 @@
 //! ```
 
 use c4solver::input::parse_line;
-use c4solver::{Analysis, Board, Config, Mode, Solver7x6};
+use c4solver::{Analysis, Board, Book7x6, Config, Mode, Solver7x6};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
+
+/// The 8-stone book: every position of up to 8 stones, one entry per mirror pair
+/// (the library's built-in book until 2026-11-27; the tests check each entry
+/// against the 12-stone book's).
+pub const SMALL_BOOK: &[u8] = include_bytes!("../books/7x6-8.c4book");
 
 /// The online solver's score for a column that cannot be played.
 pub const FULL_COLUMN: i32 = 100;
@@ -26,7 +36,7 @@ pub struct Engine {
 #[wasm_bindgen]
 impl Engine {
     /// A solver with a table of `table_mb` megabytes (at least 1), with the
-    /// built-in opening book when `book` is true.
+    /// 8-stone book ([`SMALL_BOOK`]) when `book` is true.
     #[wasm_bindgen(constructor)]
     pub fn new(table_mb: usize, book: bool) -> Result<Engine, String> {
         let config = Config {
@@ -34,13 +44,27 @@ impl Engine {
             threads: 1,
             ..Config::default()
         };
-        let solver = if book {
-            Solver7x6::with_builtin_book(config)
-        } else {
-            Solver7x6::new(config)
+        let mut solver = Solver7x6::new(config).map_err(|e| e.to_string())?;
+        if book {
+            let small = Book7x6::from_bytes(SMALL_BOOK.to_vec()).map_err(|e| e.to_string())?;
+            solver.set_book(Some(small));
         }
-        .map_err(|e| e.to_string())?;
         Ok(Engine { solver })
+    }
+
+    /// Answers from the book in `bytes` (a `.c4book` file, such as the command
+    /// line's built-in 12-stone book that `scripts/build-web` writes as
+    /// `book.c4book`) from now on, and returns its depth. The file is checked
+    /// whole first; a bad one (or a shard) is refused with the reason the command
+    /// line gives for it (`c4solver --book FILE`), and the engine keeps the book it
+    /// had.
+    #[wasm_bindgen(js_name = loadBook)]
+    pub fn load_book(&mut self, bytes: &[u8]) -> Result<u32, String> {
+        let book = Book7x6::from_bytes(bytes.to_vec()).map_err(|e| e.to_string())?;
+        book.require_whole().map_err(|e| e.to_string())?;
+        let depth = book.depth() as u32;
+        self.solver.set_book(Some(book));
+        Ok(depth)
     }
 
     /// The online solver's answer for `moves` (the columns played, 1-based):
