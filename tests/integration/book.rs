@@ -140,9 +140,9 @@ fn every_entry_agrees_with_connect_four_ai() {
     assert_eq!(checked, book.len().min(129_498));
 }
 
-/// The WebAssembly build carries the 8-stone book (the built-in one until
-/// 2026-11-27) and fetches the rest: every one of its entries is the built-in
-/// book's, and it holds every position of up to 8 stones.
+/// The WebAssembly build carries the 8-stone book (the former built-in one) and
+/// fetches the rest: every one of its entries is the built-in book's, and it
+/// holds every position of up to 8 stones.
 #[test]
 fn the_web_builds_8_stone_book_is_the_built_in_books_first_layers() {
     let path = concat!(

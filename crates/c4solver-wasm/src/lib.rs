@@ -20,8 +20,8 @@ use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
 /// The 8-stone book: every position of up to 8 stones, one entry per mirror pair
-/// (the library's built-in book until 2026-11-27; the tests check each entry
-/// against the 12-stone book's).
+/// (the library's former built-in book; the tests check each entry against the
+/// 12-stone book's).
 pub const SMALL_BOOK: &[u8] = include_bytes!("../books/7x6-8.c4book");
 
 /// The online solver's score for a column that cannot be played.
