@@ -157,37 +157,22 @@ fn the_web_builds_8_stone_book_is_the_built_in_books_first_layers() {
     }
 }
 
-/// Positions of 9 to 12 stones drawn from random games (no move makes four), 10
-/// of each: the default solver (the built-in book up to its depth, then search)
+/// Positions of 9 to 12 stones drawn from random games (no four on the board),
+/// 10 of each: the default solver (the built-in book up to its depth, then search)
 /// against connect-four-ai's, which shares no code with c4solver. The thousands
 /// behind the 12-stone book's release: `python/benchmarks/check_vs_bitbully.py`
 /// (docs/book.md).
 #[test]
 fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
     use connect_four_ai::{Position as OtherPosition, Solver as OtherSolver};
-    use rand::{RngExt, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
-    let mut games = Vec::new();
-    for stones in 9..=12 {
-        while games.len() < (stones - 8) * 10 {
-            let mut p = Position::new();
-            let mut moves = String::new();
-            while p.moves_played() < stones {
-                let safe: Vec<usize> = (0..7)
-                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                    .collect();
-                if safe.is_empty() {
-                    break;
-                }
-                let c = safe[rng.random_range(0..safe.len())];
-                p.play_col(c);
-                moves.push(char::from(b'1' + c as u8));
-            }
-            if p.moves_played() == stones {
-                games.push((moves, p));
-            }
-        }
-    }
+    // Drawn as `c4solver generate` draws (a game won on the way gives none).
+    let games: Vec<(String, Position)> = (9..=12)
+        .flat_map(|stones| {
+            c4solver::generate::draws::<7, 6>(stones..=stones, 43)
+                .flatten()
+                .take(10)
+        })
+        .collect();
     let mut ours = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let mut other = OtherSolver::new();
     for (moves, p) in &games {

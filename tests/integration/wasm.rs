@@ -68,11 +68,7 @@ fn small_book() -> PathBuf {
 /// The bindings' answers to `lines`, one JSON value each (after the answer to
 /// loading the book, with `Books::Full`).
 fn wasm(dir: &Path, lines: &str, books: Books, score_only: bool) -> Vec<Value> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut args = vec![
-        root.join("tests/wasm/analyze.mjs").display().to_string(),
-        dir.join("pkg").display().to_string(),
-    ];
+    let mut args = Vec::new();
     match books {
         Books::None => args.push("--no-book".into()),
         Books::Small => {}
@@ -84,8 +80,17 @@ fn wasm(dir: &Path, lines: &str, books: Books, score_only: bool) -> Vec<Value> {
     if score_only {
         args.push("--score".into());
     }
+    node(dir, &args, lines)
+}
+
+/// `tests/wasm/analyze.mjs` on the built folder's bindings with `args`, `lines`
+/// on its stdin: its output lines as JSON values.
+fn node(dir: &Path, args: &[String], lines: &str) -> Vec<Value> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut child = Command::new("node")
-        .args(&args)
+        .arg(root.join("tests/wasm/analyze.mjs"))
+        .arg(dir.join("pkg"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -220,16 +225,7 @@ fn a_bad_book_file_is_refused_as_the_command_line_refuses_it() {
     for (name, bytes) in cases {
         let path = tmp.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let out = Command::new("node")
-            .arg(root.join("tests/wasm/analyze.mjs"))
-            .arg(dir.join("pkg"))
-            .arg("--book")
-            .arg(&path)
-            .stdin(Stdio::null())
-            .output()
-            .expect("node runs");
-        let answers = parse(&out.stdout);
+        let answers = node(dir, &["--book".into(), path.display().to_string()], "");
         let error = answers[0]["error"]
             .as_str()
             .unwrap_or_else(|| panic!("{name}: {answers:?}"));
