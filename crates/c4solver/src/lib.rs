@@ -105,27 +105,61 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod analysis;
+#![warn(missing_docs, unreachable_pub)]
+
+mod analysis;
 pub mod book;
-pub mod cpu;
-pub mod generate;
-pub mod harness;
-pub mod input;
-pub mod moves;
-pub mod pool;
-pub mod position;
-pub mod size;
-pub mod solver;
-pub mod table;
-pub mod testset;
-pub mod threads;
+mod cpu;
+mod generate;
+mod harness;
+mod input;
+mod moves;
+mod pool;
+mod position;
+mod size;
+mod solver;
+mod table;
+mod testset;
+mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};
-pub use position::{Board, MoveError, Position, StonesError};
+pub use cpu::unsupported as unsupported_cpu;
+pub use input::{LineError, LineReader, MAX_LINE, Query, excerpt, parse_line, quoted};
+pub use position::{Board, MoveError, Position, StonesError, column_symbol};
 pub use size::{Size, SizeError};
 pub use solver::{
-    Config, KnownScores, Mode, Solution, SolveError, Solver, Solver7x6, SolverKind, StopFlag,
+    Config, KnownScores, Mode, Research, Solution, SolveError, Solver, Solver7x6, SolverKind,
+    StopFlag,
 };
+pub use table::{TableError, TableStats};
+
+/// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
+/// score checked (`c4solver bench`), and generating new ones from random games.
+pub mod bench {
+    pub use crate::generate::{Generated, Request, candidates, drawable, draws, generate, label};
+    pub use crate::harness::{
+        Mismatch, Report, Row, Setup, bucket_name, compare_markdown, expected, format_time,
+        markdown, mode_name, run, run_threads, sig4, solver_name,
+    };
+    pub use crate::testset::{
+        Difficulty, Entry, Stage, TestSet, TestSetError, moves_left, moves_left_on,
+    };
+}
+
+/// Work on several threads: the pool of workers the command line's batches, the
+/// Python package's and the book's tools run on, and the thread start that is
+/// safe when memory runs out.
+pub mod batch {
+    pub use crate::pool::{FromIter, Jobs, Next, POLL, PoolError, TAIL_JOIN_AFTER, Worker, run};
+    pub use crate::solver::Helper;
+    pub use crate::threads::{ROOM, Running, Started, handshake, room};
+}
+
+/// The internals the research tools measure (with the `research` feature): every
+/// table design, replacement policy and depth measure, and the searches' parts.
 #[cfg(feature = "research")]
-pub use solver::{DepthKind, ReplaceKind, TableKind};
+pub mod research {
+    pub use crate::solver::{DepthKind, ReplaceKind, TableKind, TeamSearch, Tuned};
+    pub use crate::table::{CompactTable, Layout, Narrow, SharedTable, Wide};
+}

@@ -26,12 +26,12 @@ use crate::position::Board;
 use crate::table::shared::Layout;
 use crate::table::{CompactTable, Narrow, SharedTable, TableError, TableStats, UpperTable, Wide};
 pub use known::KnownScores;
-use parallel::{Helper, JOIN_AFTER, TeamSearch};
+pub(crate) use parallel::{Helper, JOIN_AFTER, TeamSearch};
 use reference::Reference;
 #[cfg(feature = "research")]
 pub use research::{DepthKind, ReplaceKind, TableKind};
 pub use stop::StopFlag;
-use tuned::Tuned;
+pub(crate) use tuned::Tuned;
 
 /// Exact score or only its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,13 +94,8 @@ pub struct Config {
     pub table_mb: usize,
     /// Keep the table between positions instead of clearing it before each one.
     pub keep_table: bool,
-    /// What the table keeps and how it replaces (research: the default build has
-    /// each search with its own table, [`SolverKind::own_table`]).
-    #[cfg(feature = "research")]
-    pub table: TableKind,
-    /// Count table statistics (see [`Solver::last_stats`]; research).
-    #[cfg(feature = "research")]
-    pub stats: bool,
+    /// The research tools' options (empty without the `research` feature).
+    pub research: Research,
     /// Threads that search each position together (0 counts as 1). With 1, the
     /// search runs on the calling thread alone, exactly as it always did. With
     /// more, the tuned search over the compact table runs on the calling thread and
@@ -120,10 +115,7 @@ impl Default for Config {
             kind: SolverKind::Tuned,
             table_mb: 64,
             keep_table: false,
-            #[cfg(feature = "research")]
-            table: TableKind::Compact,
-            #[cfg(feature = "research")]
-            stats: false,
+            research: Research::default(),
             threads: 1,
         }
     }
@@ -142,21 +134,12 @@ impl Config {
         Self::for_solver(SolverKind::Reference)
     }
 
-    /// The tuned configuration, [`Config::default`]: every position is searched
-    /// (a configuration never holds a book). Kept for the callers written when
-    /// the default answered from the built-in book.
-    pub fn tuned_without_book() -> Self {
-        Self::default()
-    }
-
     /// The default configuration of `kind`'s search: its own 64 MB table (upper
     /// bounds for the reference search, the compact table for the tuned one),
     /// always replaced, cleared before each position.
     pub fn for_solver(kind: SolverKind) -> Self {
         Config {
             kind,
-            #[cfg(feature = "research")]
-            table: kind.own_table(),
             ..Config::default()
         }
     }
@@ -185,7 +168,7 @@ impl Config {
     /// size would multiply the build for nothing.
     pub fn any_size(&self) -> bool {
         #[cfg(feature = "research")]
-        return !self.stats && self.table == self.kind.own_table();
+        return !self.research.stats && self.table() == self.kind.own_table();
         #[cfg(not(feature = "research"))]
         true
     }
@@ -207,7 +190,7 @@ impl Config {
     /// always replaced, 64 MB, cleared before each position.
     pub fn is_default_table(&self) -> bool {
         #[cfg(feature = "research")]
-        let own = self.table == self.kind.own_table();
+        let own = self.table() == self.kind.own_table();
         #[cfg(not(feature = "research"))]
         let own = true;
         own && (self.table_mb, self.keep_table) == (64, false)
@@ -219,9 +202,9 @@ impl Config {
     pub fn label(&self) -> String {
         #[cfg(feature = "research")]
         let (table, replace, depth) = (
-            self.table.name(),
-            self.table.replace().name(),
-            match self.table.replace().depth() {
+            self.table().name(),
+            self.table().replace().name(),
+            match self.table().replace().depth() {
                 Some(DepthKind::Work) => ":work",
                 _ => "",
             },
@@ -230,6 +213,44 @@ impl Config {
         let (table, replace, depth) = (self.kind.own_table_name(), "always", "");
         let keep = if self.keep_table { "/keep" } else { "" };
         format!("{table}/{replace}{depth}/{}{keep}", self.table_mb)
+    }
+}
+
+/// The research tools' options of a [`Config`]: which table design, replacement
+/// policy and depth measure the search uses, and whether it counts statistics.
+/// Without the `research` feature it holds nothing; its fields may grow, so it is
+/// built with [`Research::default`] and its fields set one by one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Research {
+    /// What the table keeps and how it replaces; `None` for the search's own
+    /// table ([`SolverKind::own_table`]).
+    #[cfg(feature = "research")]
+    pub table: Option<TableKind>,
+    /// Count table statistics (see [`Solver::last_stats`]).
+    #[cfg(feature = "research")]
+    pub stats: bool,
+}
+
+#[cfg(feature = "research")]
+impl Config {
+    /// The table design the search uses: [`Research::table`], or the search's own.
+    pub fn table(&self) -> TableKind {
+        self.research.table.unwrap_or(self.kind.own_table())
+    }
+
+    /// This configuration with the table design `table` (research).
+    pub fn with_table(self, table: TableKind) -> Self {
+        let mut research = self.research;
+        research.table = Some(table);
+        Config { research, ..self }
+    }
+
+    /// This configuration with table statistics on or off (research).
+    pub fn with_stats(self, stats: bool) -> Self {
+        let mut research = self.research;
+        research.stats = stats;
+        Config { research, ..self }
     }
 }
 

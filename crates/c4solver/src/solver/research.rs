@@ -138,7 +138,7 @@ impl DepthKind {
 /// design's own sizing.
 pub(super) fn check<const W: usize, const H: usize>(config: &Config) -> Result<(), TableError> {
     if (W, H) != (7, 6) {
-        let what = if config.stats {
+        let what = if config.research.stats {
             "table statistics (--stats)".to_string()
         } else {
             format!("the table option {}", config.label())
@@ -150,7 +150,7 @@ pub(super) fn check<const W: usize, const H: usize>(config: &Config) -> Result<(
         });
     }
     let mb = config.table_mb;
-    match config.table {
+    match config.table() {
         TableKind::Compact => super::check_compact::<W, H>(mb),
         TableKind::Upper(ReplaceKind::Always) => super::check_upper(mb),
         TableKind::Upper(r) | TableKind::Bounds(r) => {
@@ -225,7 +225,7 @@ pub(super) fn engine<const W: usize, const H: usize>(
 ) -> Result<Box<dyn TableSearch<W, H>>, TableError> {
     check::<W, H>(config)?;
     let mb = config.table_mb;
-    Ok(match config.table {
+    Ok(match config.table() {
         TableKind::Compact if narrow_fits::<W, H>(mb) => {
             boxed(CompactTable::for_board::<W, H>(mb)?, config)
         }
@@ -243,7 +243,7 @@ fn boxed<const W: usize, const H: usize, T>(table: T, config: &Config) -> Box<dy
 where
     T: Table + Clone + std::fmt::Debug + Send + 'static,
 {
-    match (config.kind, config.stats) {
+    match (config.kind, config.research.stats) {
         (SolverKind::Tuned, true) => Box::new(Tuned::<W, H, T, true>::new(table)),
         (SolverKind::Tuned, false) => Box::new(Tuned::<W, H, T, false>::new(table)),
         (SolverKind::Reference, true) => Box::new(Reference::<W, H, T, true>::new(table)),
