@@ -20,7 +20,7 @@ pub const MAX_LINE: usize = 4096;
 
 /// The most characters of a field that a message repeats: a longer one is cut
 /// there, and its length given ([`excerpt`]).
-pub const SHOWN: usize = 40;
+pub(crate) const SHOWN: usize = 40;
 
 /// `text` as a message repeats it: whole if it has at most [`SHOWN`]
 /// characters, else its first [`SHOWN`] and its length, `1234...(5000 bytes)`,

@@ -10,7 +10,7 @@
 
 /// Columns (0-based) of a `W`-wide board, center first, by the tutorial's formula:
 /// `[3, 2, 4, 1, 5, 0, 6]` for `W = 7`, `[2, 1, 3, 0]` for `W = 4`.
-pub const fn center_first<const W: usize>() -> [usize; W] {
+pub(crate) const fn center_first<const W: usize>() -> [usize; W] {
     let mut order = [0; W];
     let mut i = 0;
     while i < W {
@@ -31,7 +31,7 @@ pub const fn center_first<const W: usize>() -> [usize; W] {
 /// direction: among equal scores the move added **last** comes out first, so adding
 /// columns in reverse preference order keeps the preference for ties.
 #[derive(Clone, Copy, Debug)]
-pub struct MoveSorter<const N: usize> {
+pub(crate) struct MoveSorter<const N: usize> {
     len: usize,
     /// `(move, score)`, sorted by increasing score; the next move is the last one.
     entries: [(u64, u32); N],
@@ -40,7 +40,7 @@ pub struct MoveSorter<const N: usize> {
 impl<const N: usize> MoveSorter<N> {
     /// An empty sorter.
     #[inline]
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         MoveSorter {
             len: 0,
             entries: [(0, 0); N],
@@ -51,7 +51,7 @@ impl<const N: usize> MoveSorter<N> {
     ///
     /// Precondition: fewer than `N` moves are held (`debug_assert!`ed).
     #[inline]
-    pub fn add(&mut self, mv: u64, score: u32) {
+    pub(crate) fn add(&mut self, mv: u64, score: u32) {
         debug_assert!(self.len < N, "move sorter is full");
         let mut i = self.len;
         self.len += 1;
@@ -66,7 +66,7 @@ impl<const N: usize> MoveSorter<N> {
     /// Moves `mv` to the front, to be handed out next, keeping the order of the
     /// others; does nothing if `mv` is not among the moves not handed out yet.
     #[inline]
-    pub fn promote(&mut self, mv: u64) {
+    pub(crate) fn promote(&mut self, mv: u64) {
         if let Some(i) = self.index_of(mv) {
             self.entries[i..self.len].rotate_left(1);
         }
@@ -81,7 +81,7 @@ impl<const N: usize> MoveSorter<N> {
     /// Moves `mv` to the front like [`Self::promote`], but only if its score is
     /// the best of the moves not handed out yet (it then only breaks a tie).
     #[inline]
-    pub fn promote_among_best(&mut self, mv: u64) {
+    pub(crate) fn promote_among_best(&mut self, mv: u64) {
         if let Some(i) = self.index_of(mv)
             && self.entries[i].1 >= self.entries[self.len - 1].1
         {
@@ -91,13 +91,15 @@ impl<const N: usize> MoveSorter<N> {
 
     /// Number of moves not handed out yet.
     #[inline]
-    pub const fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) const fn len(&self) -> usize {
         self.len
     }
 
     /// Whether every move has been handed out.
     #[inline]
-    pub const fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) const fn is_empty(&self) -> bool {
         self.len == 0
     }
 }

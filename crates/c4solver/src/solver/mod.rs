@@ -6,16 +6,16 @@
 //! move, positive for a win (`22 - stones the winner has played at the end` on 7x6),
 //! 0 for a draw, negative for a loss.
 
-pub mod busy;
+pub(crate) mod busy;
 mod known;
-pub mod parallel;
-pub mod parity;
-pub mod potential;
-pub mod reference;
+pub(crate) mod parallel;
+pub(crate) mod parity;
+pub(crate) mod potential;
+pub(crate) mod reference;
 #[cfg(feature = "research")]
-pub mod research;
-pub mod stop;
-pub mod tuned;
+pub(crate) mod research;
+pub(crate) mod stop;
+pub(crate) mod tuned;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,12 +26,20 @@ use crate::position::Board;
 use crate::table::shared::Layout;
 use crate::table::{CompactTable, Narrow, SharedTable, TableError, TableStats, UpperTable, Wide};
 pub use known::KnownScores;
-pub(crate) use parallel::{Helper, JOIN_AFTER, TeamSearch};
+pub use parallel::Helper;
+#[cfg(feature = "research")]
+pub use parallel::TeamSearch;
+#[cfg(not(feature = "research"))]
+use parallel::TeamSearch;
+use parallel::JOIN_AFTER;
 use reference::Reference;
 #[cfg(feature = "research")]
 pub use research::{DepthKind, ReplaceKind, TableKind};
 pub use stop::StopFlag;
-pub(crate) use tuned::Tuned;
+#[cfg(feature = "research")]
+pub use tuned::Tuned;
+#[cfg(not(feature = "research"))]
+use tuned::Tuned;
 
 /// Exact score or only its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -632,7 +640,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         // Counted, and nothing to count: the table was not used.
         #[cfg(feature = "research")]
         {
-            self.stats = self.config.stats.then(TableStats::default);
+            self.stats = self.config.research.stats.then(TableStats::default);
         }
         Some(Solution {
             score: score.clamp(alpha, beta),

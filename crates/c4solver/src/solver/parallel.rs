@@ -26,6 +26,8 @@
 //!   caller's stop reaches them all, and the end of the search stops the helpers
 //!   without touching the caller's flag. The owner returns only after every helper
 //!   has left the search, so the table can be cleared and the next root searched.
+// Public for the `research` feature's internals (lib.rs), crate-wide without it.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::fmt::Debug;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -44,7 +46,7 @@ use crate::threads;
 /// How long the solver's own helpers let a search run alone before they join it:
 /// long enough that an easy position (microseconds) never wakes them, short next
 /// to a hard one.
-pub const JOIN_AFTER: Duration = Duration::from_millis(1);
+pub(crate) const JOIN_AFTER: Duration = Duration::from_millis(1);
 
 /// The root being searched.
 #[derive(Clone, Debug)]
@@ -274,6 +276,7 @@ where
 
     /// The nodes of each thread that took part in the last search: the calling
     /// thread's first, then each helper's (their sum is the search's count).
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn thread_nodes(&self) -> &[u64] {
         &self.last_nodes
     }
@@ -316,6 +319,7 @@ where
     }
 
     /// The table handle of the calling thread.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn table(&self) -> &T {
         self.own.table()
     }

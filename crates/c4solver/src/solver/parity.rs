@@ -62,7 +62,7 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 /// when they win at the latest). Even when the player's cells hold fours, a group
 /// of the opponent's sure cells below all of them wins (`aftereven_bound`).
 #[inline]
-pub fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+pub(crate) fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
@@ -334,14 +334,14 @@ const fn odd_column_bottoms<const W: usize, const H: usize>(pos: &Board<W, H>) -
 /// the score is at least `(2 + a) / 2` with `a` cells above `t`. Returns the
 /// highest such bound, or `None`.
 #[inline]
-pub fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+pub(crate) fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
     odd_threat_bound_with(pos, pos.winning_position())
 }
 
 /// [`odd_threat_bound`] given the player's winning cells `our_wins`
 /// (`pos.winning_position()`, `debug_assert!`ed).
 #[inline]
-pub fn odd_threat_bound_with<const W: usize, const H: usize>(
+pub(crate) fn odd_threat_bound_with<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     our_wins: u64,
 ) -> Option<i32> {
@@ -393,7 +393,8 @@ pub fn odd_threat_bound_with<const W: usize, const H: usize>(
 /// [`claimeven_bound`] after it (the negation of their bound), with that move, or
 /// `None`. Only boards with an odd number of empty cells have such moves.
 #[inline]
-pub fn claimeven_move<const W: usize, const H: usize>(
+#[cfg(test)]
+pub(crate) fn claimeven_move<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
 ) -> Option<(u64, i32)> {
@@ -404,7 +405,7 @@ pub fn claimeven_move<const W: usize, const H: usize>(
 /// the child's [`claimeven_bound`] into `bounds[c]` for the column `c` of every
 /// move.
 #[inline]
-pub fn claimeven_move_with<const W: usize, const H: usize>(
+pub(crate) fn claimeven_move_with<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
     bounds: &mut [Option<i32>; W],
@@ -511,7 +512,8 @@ pub(crate) fn children<const W: usize, const H: usize>(
 /// best value those moves may have (`i32::MIN` if none). Only boards with an odd
 /// number of empty cells have such moves.
 #[inline]
-pub fn odd_threat_refuted<const W: usize, const H: usize>(
+#[cfg(test)]
+pub(crate) fn odd_threat_refuted<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
     alpha: i32,
@@ -531,7 +533,7 @@ pub fn odd_threat_refuted<const W: usize, const H: usize>(
 /// with an odd number of empty cells it also writes the child's
 /// [`odd_threat_bound`] into `bounds[c]` for the column `c` of every move.
 #[inline]
-pub fn odd_threat_refuted_with<const W: usize, const H: usize>(
+pub(crate) fn odd_threat_refuted_with<const W: usize, const H: usize>(
     pos: &Board<W, H>,
     moves: u64,
     alpha: i32,

@@ -75,7 +75,7 @@ const fn lines<const W: usize, const H: usize>() -> Lines {
 }
 
 /// The potential of the moves of a `W`x`H` board; see the module documentation.
-pub struct Potential<const W: usize, const H: usize>;
+pub(crate) struct Potential<const W: usize, const H: usize>;
 
 impl<const W: usize, const H: usize> Potential<W, H> {
     const LINES: Lines = lines::<W, H>();
@@ -85,7 +85,7 @@ impl<const W: usize, const H: usize> Potential<W, H> {
     ///
     /// Precondition: `mv` is one empty cell of the board (`debug_assert!`ed).
     #[inline]
-    pub fn of(mv: u64, own: u64, theirs: u64) -> u32 {
+    pub(crate) fn of(mv: u64, own: u64, theirs: u64) -> u32 {
         debug_assert!(mv.count_ones() == 1 && mv & Board::<W, H>::BOARD_MASK == mv);
         debug_assert!(mv & (own | theirs) == 0);
         let cell = mv.trailing_zeros() as usize;

@@ -22,7 +22,7 @@ use crate::table::{Bound, Table, TableStats, work_depth};
 /// counting never changes the search (same nodes, same scores), and without it the
 /// counters are compiled out.
 #[derive(Clone, Debug)]
-pub struct Reference<const W: usize, const H: usize, T, const STATS: bool = false> {
+pub(crate) struct Reference<const W: usize, const H: usize, T, const STATS: bool = false> {
     table: T,
     nodes: u64,
     stats: TableStats,
@@ -36,7 +36,7 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
     const ORDER: [usize; W] = center_first::<W>();
 
     /// A solver using `table`.
-    pub fn new(table: T) -> Self {
+    pub(crate) fn new(table: T) -> Self {
         Reference {
             table,
             nodes: 0,
@@ -48,24 +48,26 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
 
     /// Makes the search poll `flag` (every [`crate::solver::stop::POLL_INTERVAL`]
     /// nodes) and stop when it is set. Polling never changes the node count.
-    pub fn set_stop_flag(&mut self, flag: StopFlag) {
+    pub(crate) fn set_stop_flag(&mut self, flag: StopFlag) {
         self.stop = flag;
     }
 
     /// Whether the last [`Reference::search`] was stopped by its flag: its score is
     /// then meaningless (the table holds only what was proved before the stop).
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stopped
     }
 
     /// Starts a new root position while keeping the table (ages its entries).
-    pub fn new_search(&mut self) {
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    pub(crate) fn new_search(&mut self) {
         self.table.new_search();
     }
 
     /// The table counters of the last [`Reference::search`], if `STATS` is on
     /// (the occupancy is sampled now, so that the search's time does not include it).
-    pub fn stats(&self) -> Option<TableStats> {
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    pub(crate) fn stats(&self) -> Option<TableStats> {
         STATS.then(|| TableStats {
             hashfull: u64::from(self.table.hashfull()),
             ..self.stats
@@ -73,23 +75,24 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
     }
 
     /// The table.
-    pub fn table(&self) -> &T {
+    #[cfg(test)]
+    pub(crate) fn table(&self) -> &T {
         &self.table
     }
 
     /// Empties the table.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.table.clear();
     }
 
     /// Faults the table's memory in now ([`Table::prefault`]).
-    pub fn prefault(&mut self) {
+    pub(crate) fn prefault(&mut self) {
         self.table.prefault();
     }
 
     /// Searches `pos` in the window `[alpha, beta]` and returns the number of nodes
     /// explored with the score.
-    pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+    pub(crate) fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
         self.nodes = 0;
         self.stopped = false;
         let overwrites = self.table.overwrites();

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Nodes between two reads of the flag (a power of two).
-pub const POLL_INTERVAL: u64 = 1 << 12;
+pub(crate) const POLL_INTERVAL: u64 = 1 << 12;
 
 /// A flag that asks the searches holding a clone of it to stop.
 #[derive(Clone, Debug, Default)]

@@ -24,6 +24,8 @@
 //!      (docs/tuned-solver.md#refutations).
 //!
 //! The table is any [`Table`] (`Tuned<W, H, T>`); the default is [`CompactTable`].
+// Public for the `research` feature's internals (lib.rs), crate-wide without it.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::convert::Infallible;
 use std::ops::ControlFlow;
@@ -43,16 +45,16 @@ use crate::table::{Bound, CompactTable, Hit, SharedTable, Table, TableStats, Wid
 /// The near table's design: 8-byte entries holding the whole key, one bound each,
 /// always replaced, exact at any size ([`Wide`]); its dirty-group clearing costs
 /// a search only what it wrote.
-pub type NearTable = SharedTable<Wide>;
+pub(crate) type NearTable = SharedTable<Wide>;
 
 /// Nodes with at most this many empty cells probe and store in the [`NearTable`]
 /// instead of the main table (26 stones and more on 7x6): 16 and 18 measured best
 /// (docs/tuned-solver.md#near-table).
-pub const NEAR_EMPTY: i32 = 16;
+pub(crate) const NEAR_EMPTY: i32 = 16;
 
 /// The near table's size: one core's L2 cache on the machine it was measured on
 /// (docs/tuned-solver.md#near-table).
-pub const NEAR_TABLE_MB: usize = 2;
+pub(crate) const NEAR_TABLE_MB: usize = 2;
 
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
 /// [`Profile`] (without it the counting is compiled out).
@@ -270,6 +272,7 @@ impl Profile {
     pub const MAX_WINDOWS: usize = 64;
 
     /// The null-window searches kept, in order.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn windows(&self) -> &[Window] {
         &self.windows[..self.window_count.min(Self::MAX_WINDOWS)]
     }
@@ -292,7 +295,8 @@ impl Default for Profile {
 ///
 /// Precondition: the player to move cannot win at once (`debug_assert!`ed).
 #[inline]
-pub fn non_losing_moves<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
+#[cfg(test)]
+pub(crate) fn non_losing_moves<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
     debug_assert!(!pos.can_win_next());
     safe_moves(pos.possible(), pos.opponent_winning_position())
 }
@@ -317,7 +321,7 @@ fn safe_moves(mut possible: u64, opponent_win: u64) -> u64 {
 /// reverses the order of the fields. The same reversal mirrors any bitboard of
 /// the position's layout (its `current` or `mask`).
 #[inline]
-pub const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
+pub(crate) const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
     let field = (1u64 << (H + 1)) - 1;
     let mut m = 0;
     let mut c = 0;
@@ -409,16 +413,19 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// Where the nodes went since the last [`Tuned::reset_profile`].
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn profile(&self) -> &Profile {
         &self.profile
     }
 
     /// Starts a new [`Profile`].
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn reset_profile(&mut self) {
         *self.profile = Profile::default();
     }
 
     /// The table.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn table(&self) -> &T {
         &self.table
     }
@@ -446,6 +453,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// Starts a new root position while keeping the table (ages its entries).
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn new_search(&mut self) {
         self.table.new_search();
     }
@@ -541,6 +549,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// The table counters since the last [`Tuned::reset_profile`], with the table's
     /// occupancy now (`None` without `PROFILE`).
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn stats(&self) -> Option<TableStats> {
         PROFILE.then(|| TableStats {
             hashfull: u64::from(self.table.hashfull()),

@@ -48,7 +48,7 @@ const GENERATIONS: u8 = AGE_MASK as u8;
 ///
 /// `UPPER_ONLY` keeps upper bounds only (the tutorial's use), `WORK` measures depth
 /// as work (see the module documentation).
-pub struct BoundTable<P, const UPPER_ONLY: bool, const WORK: bool> {
+pub(crate) struct BoundTable<P, const UPPER_ONLY: bool, const WORK: bool> {
     lines: Slots<Line>,
     sets: usize,
     dirty: DirtyBlocks,
@@ -88,7 +88,7 @@ impl<P: Replace, const U: bool, const WK: bool> fmt::Debug for BoundTable<P, U, 
 /// # Errors
 /// [`TableError::TooSmall`] for 0 MB, [`TableError::Alloc`] if the size overflows,
 /// [`TableError::KeyTooWide`] if the truncated key would not be exact.
-pub fn sets_for(mb: usize, key_bits: u32, ways: usize) -> Result<usize, TableError> {
+pub(crate) fn sets_for(mb: usize, key_bits: u32, ways: usize) -> Result<usize, TableError> {
     if mb == 0 {
         return Err(TableError::TooSmall { mb });
     }
@@ -106,7 +106,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
 
     /// A table of at most `mb` megabytes (2^20 bytes) for keys of `key_bits` bits:
     /// the largest prime number of sets of `P::WAYS` entries that fits.
-    pub fn new(mb: usize, key_bits: u32) -> Result<Self, TableError> {
+    pub(crate) fn new(mb: usize, key_bits: u32) -> Result<Self, TableError> {
         let () = Self::WAYS_FIT;
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
@@ -124,22 +124,24 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
     }
 
     /// Number of entries (sets times ways).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.sets * P::WAYS
     }
 
     /// Always false: a table has at least one set.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.sets == 0
     }
 
     /// The current generation (advanced by [`Table::new_search`]).
-    pub fn generation(&self) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn generation(&self) -> u8 {
         self.generation
     }
 
     /// The entry in flat slot `i` (sets are consecutive runs of `P::WAYS` slots).
-    pub fn entry(&self, i: usize) -> Entry {
+    pub(crate) fn entry(&self, i: usize) -> Entry {
         Entry(self.lines[i / 8].0[i % 8])
     }
 
@@ -158,7 +160,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
 
     /// The entry stored for `key`, if any.
     #[inline]
-    pub fn find(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn find(&self, key: u64) -> Option<Entry> {
         let first = self.first_slot(key);
         let line = &self.lines[first / 8].0;
         let off = first % 8;
@@ -170,7 +172,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
 
     /// Writes `entry` into its set under the policy.
     #[inline]
-    pub fn put(&mut self, key: u64, entry: Entry) {
+    pub(crate) fn put(&mut self, key: u64, entry: Entry) {
         let first = self.first_slot(key);
         self.dirty.mark(first);
         let off = first % 8;

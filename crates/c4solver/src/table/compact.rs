@@ -47,18 +47,20 @@
 //! ([`TableError::TooSmallForKey`]).
 //!
 //! [`work_depth`]: super::work_depth
+// Public for the `research` feature's internals (lib.rs), crate-wide without it.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
 
 /// Bits of the partial key kept in an entry.
-pub const KEY_BITS: u32 = 26;
+pub(crate) const KEY_BITS: u32 = 26;
 /// Bits of entry 0's value.
 const VALUE0_BITS: u32 = 6;
 /// Bits of entry 1's value (the bit above them is entry 0's `big` flag).
 const VALUE1_BITS: u32 = 5;
 /// A search of at least `2^(BIG_WORK - 1)` nodes ([`super::work_depth`] at least
 /// `BIG_WORK`) is big: its result keeps entry 0.
-pub const BIG_WORK: u8 = 8;
+pub(crate) const BIG_WORK: u8 = 8;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 const VALUE0_MASK: u32 = (1 << VALUE0_BITS) - 1;
 const VALUE1_MASK: u32 = (1 << VALUE1_BITS) - 1;
@@ -86,7 +88,7 @@ const fn no_four_max(h: usize) -> u64 {
 /// An upper bound (exclusive) of the key `current + mask` of every `w`x`h` position
 /// without four in a row: the last column's field is at most `2^h + no_four_max(h)`
 /// and every lower column's field is below `2^(h+1)`.
-pub const fn key_bound(w: usize, h: usize) -> u128 {
+pub(crate) const fn key_bound(w: usize, h: usize) -> u128 {
     ((1u128 << h) + no_four_max(h) as u128 + 1) << ((w - 1) * (h + 1))
 }
 
@@ -187,11 +189,13 @@ impl CompactTable {
     }
 
     /// Number of entries (two per set).
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn len(&self) -> usize {
         2 * self.sets.len()
     }
 
     /// Always false: a table has at least one set.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn is_empty(&self) -> bool {
         self.sets.is_empty()
     }
@@ -390,6 +394,7 @@ impl SetCodes {
 
     /// Entries in use in `set` (0, 1 or 2).
     #[inline]
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn entries(set: u64) -> u32 {
         u32::from(set as u32 != 0) + u32::from((set >> 32) as u32 & VALUE1_MASK != 0)
     }

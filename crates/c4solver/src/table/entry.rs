@@ -25,7 +25,7 @@ use std::fmt;
 use super::Bound;
 
 /// Bits of the key kept in an entry.
-pub const KEY_BITS: u32 = 40;
+pub(crate) const KEY_BITS: u32 = 40;
 const SCORE_BITS: u32 = 6;
 const BOUND_BITS: u32 = 2;
 const BEST_BITS: u32 = 3;
@@ -64,11 +64,12 @@ const _: () = assert!(BEST_MASK >= 7, "the 7x6 board's columns and 'none' fit");
 
 /// One packed table entry (see the module documentation for the layout).
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct Entry(pub u64);
+pub(crate) struct Entry(pub u64);
 
 impl Entry {
     /// The empty entry (all zero).
-    pub const EMPTY: Entry = Entry(0);
+    #[cfg(test)]
+    pub(crate) const EMPTY: Entry = Entry(0);
 
     /// Packs the fields.
     ///
@@ -76,7 +77,7 @@ impl Entry {
     /// the low 40 bits of `key` and 7 bits of `age` are kept; a `best` column above
     /// 6 is stored as "none".
     #[inline]
-    pub const fn new(
+    pub(crate) const fn new(
         key: u64,
         score: i32,
         bound: Bound,
@@ -107,31 +108,31 @@ impl Entry {
 
     /// Whether the entry is empty.
     #[inline]
-    pub const fn is_empty(self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         (self.0 >> BOUND_SHIFT) & BOUND_MASK == 0
     }
 
     /// Whether the entry holds position `key` (never true for an empty entry).
     #[inline]
-    pub const fn holds(self, key: u64) -> bool {
+    pub(crate) const fn holds(self, key: u64) -> bool {
         self.0 & KEY_MASK == key & KEY_MASK && !self.is_empty()
     }
 
     /// The stored key bits (the low 40 bits of the key).
     #[inline]
-    pub const fn key_bits(self) -> u64 {
+    pub(crate) const fn key_bits(self) -> u64 {
         self.0 & KEY_MASK
     }
 
     /// The score.
     #[inline]
-    pub const fn score(self) -> i32 {
+    pub(crate) const fn score(self) -> i32 {
         ((self.0 >> SCORE_SHIFT) & SCORE_MASK) as i32 - SCORE_OFFSET
     }
 
     /// The bound kind, `None` for an empty entry.
     #[inline]
-    pub const fn bound(self) -> Option<Bound> {
+    pub(crate) const fn bound(self) -> Option<Bound> {
         match (self.0 >> BOUND_SHIFT) & BOUND_MASK {
             1 => Some(Bound::Upper),
             2 => Some(Bound::Lower),
@@ -142,26 +143,26 @@ impl Entry {
 
     /// The best move, if any.
     #[inline]
-    pub const fn best(self) -> Option<u8> {
+    pub(crate) const fn best(self) -> Option<u8> {
         let b = (self.0 >> BEST_SHIFT) & BEST_MASK;
         if b == NO_MOVE { None } else { Some(b as u8) }
     }
 
     /// The depth.
     #[inline]
-    pub const fn depth(self) -> u8 {
+    pub(crate) const fn depth(self) -> u8 {
         ((self.0 >> DEPTH_SHIFT) & DEPTH_MASK) as u8
     }
 
     /// The generation the entry was written in.
     #[inline]
-    pub const fn age(self) -> u8 {
+    pub(crate) const fn age(self) -> u8 {
         ((self.0 >> AGE_SHIFT) & AGE_MASK) as u8
     }
 
     /// Generations since the entry was written, when the table is at `generation`.
     #[inline]
-    pub const fn relative_age(self, generation: u8) -> u8 {
+    pub(crate) const fn relative_age(self, generation: u8) -> u8 {
         (generation.wrapping_sub(self.age()) as u64 & AGE_MASK) as u8
     }
 }

@@ -16,31 +16,34 @@
 //! Every table is allocated once, is never resized while searching, and treats an
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
 //! touched (see [`DirtyBlocks`]).
+// Public for the `research` feature's internals (lib.rs), crate-wide without it.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 #[cfg(feature = "research")]
-pub mod bounds;
-pub mod compact;
+pub(crate) mod bounds;
+pub(crate) mod compact;
 #[cfg(feature = "research")]
-pub mod entry;
+pub(crate) mod entry;
 mod memory;
 #[cfg(feature = "research")]
-pub mod replace;
-pub mod shared;
-pub mod stats;
-pub mod upper;
-pub mod wide;
+pub(crate) mod replace;
+pub(crate) mod shared;
+pub(crate) mod stats;
+pub(crate) mod upper;
+pub(crate) mod wide;
 
 #[cfg(feature = "research")]
-pub use bounds::BoundTable;
+pub(crate) use bounds::BoundTable;
 pub use compact::CompactTable;
-#[cfg(feature = "research")]
-pub use entry::Entry;
 pub(crate) use memory::Slots;
 #[cfg(feature = "research")]
-pub use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
-pub use shared::{Narrow, Share, SharedTable};
+pub(crate) use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
+#[cfg(feature = "research")]
+pub use shared::Layout;
+pub use shared::{Narrow, SharedTable};
+pub(crate) use shared::Share;
 pub use stats::TableStats;
-pub use upper::UpperTable;
+pub(crate) use upper::UpperTable;
 pub use wide::Wide;
 
 /// What a stored score says about the true score.
@@ -106,10 +109,12 @@ pub trait Table {
     /// Starts the search of a new root position while keeping the content: tables
     /// with an age advance their generation so that older entries are replaced
     /// first. Does nothing by default.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     fn new_search(&mut self) {}
 
     /// Occupancy in per mille, sampled over the first 1000 entries like UCI's
     /// `hashfull` (entries of older generations do not count).
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     fn hashfull(&self) -> u32;
 
     /// How many stores destroyed an entry of another position since the table was
@@ -122,7 +127,7 @@ pub trait Table {
 /// The work of a search of `nodes` nodes as a depth: the bit length of `nodes`
 /// (1 node: 1, 2-3 nodes: 2, ..., capped at 63 to fit a 6-bit field).
 #[inline]
-pub const fn work_depth(nodes: u64) -> u8 {
+pub(crate) const fn work_depth(nodes: u64) -> u8 {
     let bits = u64::BITS - nodes.leading_zeros();
     if bits > 63 { 63 } else { bits as u8 }
 }
@@ -195,7 +200,7 @@ pub enum TableError {
 }
 
 /// Whether `n` is prime (trial division; only used when sizing a table).
-pub const fn is_prime(n: u64) -> bool {
+pub(crate) const fn is_prime(n: u64) -> bool {
     if n < 2 {
         return false;
     }
@@ -216,7 +221,7 @@ pub const fn is_prime(n: u64) -> bool {
 }
 
 /// The largest prime `<= n` (`n >= 2`).
-pub const fn prev_prime(n: u64) -> u64 {
+pub(crate) const fn prev_prime(n: u64) -> u64 {
     let mut p = n;
     while !is_prime(p) {
         p -= 1;
@@ -225,7 +230,8 @@ pub const fn prev_prime(n: u64) -> u64 {
 }
 
 /// The smallest prime `>= n`.
-pub const fn next_prime(n: u64) -> u64 {
+#[cfg(test)]
+pub(crate) const fn next_prime(n: u64) -> u64 {
     let mut p = n;
     while !is_prime(p) {
         p += 1;
@@ -248,6 +254,7 @@ pub(crate) fn prefetch_ptr<T>(p: *const T) {
 
 /// Per mille of the first 1000 slots that are not empty (zero), as UCI's
 /// `hashfull` samples a table.
+#[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
 pub(crate) fn hashfull_nonzero<T: Copy + Default + PartialEq>(slots: &[T]) -> u32 {
     let n = slots.len().min(1000);
     let full = slots[..n].iter().filter(|&&s| s != T::default()).count();
@@ -262,18 +269,18 @@ pub(crate) fn hashfull_nonzero<T: Copy + Default + PartialEq>(slots: &[T]) -> u3
 /// marked groups, so a search that touched a hundred slots clears in well under a
 /// microsecond instead of zeroing the whole table.
 #[derive(Clone, Debug)]
-pub struct DirtyBlocks {
+pub(crate) struct DirtyBlocks {
     groups: Vec<u64>,
     summary: Vec<u64>,
 }
 
 impl DirtyBlocks {
     /// Slots per group: one 64-byte cache line of 8-byte slots.
-    pub const GROUP: usize = 8;
+    pub(crate) const GROUP: usize = 8;
 
     /// Tracks a table of `slots` slots; [`TableError::Alloc`] naming the table's
     /// `mb` if the memory for the marks (1/512 of the slots) is not there.
-    pub fn new(slots: usize, mb: usize) -> Result<Self, TableError> {
+    pub(crate) fn new(slots: usize, mb: usize) -> Result<Self, TableError> {
         let groups = slots.div_ceil(Self::GROUP);
         let words = groups.div_ceil(64);
         let zeroed = |len: usize| {
@@ -291,7 +298,7 @@ impl DirtyBlocks {
 
     /// Marks slot `i` as written.
     #[inline]
-    pub fn mark(&mut self, i: usize) {
+    pub(crate) fn mark(&mut self, i: usize) {
         let g = i / Self::GROUP;
         let w = g / 64;
         debug_assert!(w < self.groups.len());
@@ -300,7 +307,7 @@ impl DirtyBlocks {
     }
 
     /// Zeroes every marked group of `slots` and unmarks it.
-    pub fn clear<T: Copy + Default>(&mut self, slots: &mut [T]) {
+    pub(crate) fn clear<T: Copy + Default>(&mut self, slots: &mut [T]) {
         self.drain(|first| {
             let end = (first + Self::GROUP).min(slots.len());
             slots[first..end].fill(T::default());
@@ -308,7 +315,7 @@ impl DirtyBlocks {
     }
 
     /// Calls `clear_group(first_slot)` for every marked group and unmarks it.
-    pub fn drain(&mut self, mut clear_group: impl FnMut(usize)) {
+    pub(crate) fn drain(&mut self, mut clear_group: impl FnMut(usize)) {
         for (sw, s) in self.summary.iter_mut().enumerate() {
             let mut bits = std::mem::take(s);
             while bits != 0 {

@@ -17,7 +17,7 @@
 use super::entry::Entry;
 
 /// A replacement policy: how many slots a set has and which one a store takes.
-pub trait Replace: 'static {
+pub(crate) trait Replace: 'static {
     /// Slots per set (1, 2 or 8, so that a set never straddles a cache line).
     const WAYS: usize;
     /// The name used on the command line and in reports.
@@ -43,7 +43,7 @@ fn deeper_or_stale(old: Entry, new: Entry, generation: u8) -> bool {
 
 /// The tutorial's policy: always replace.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Always;
+pub(crate) struct Always;
 
 impl Replace for Always {
     const WAYS: usize = 1;
@@ -61,7 +61,7 @@ impl Replace for Always {
 /// from an older generation, or not deeper than the new one; otherwise the new
 /// entry is dropped.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct DepthPreferred;
+pub(crate) struct DepthPreferred;
 
 impl Replace for DepthPreferred {
     const WAYS: usize = 1;
@@ -84,7 +84,7 @@ impl Replace for DepthPreferred {
 /// to slot 0 and pushes the old slot-0 entry down to slot 1; any other goes to
 /// slot 1. Probes look at both.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct TwoTier;
+pub(crate) struct TwoTier;
 
 impl Replace for TwoTier {
     const WAYS: usize = 2;
@@ -129,12 +129,12 @@ impl Replace for TwoTier {
 /// written (always 0 unless the table is kept between positions). The new entry is
 /// always written.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Bucket;
+pub(crate) struct Bucket;
 
 impl Bucket {
     /// The worth of keeping `e` when the table is at `generation`.
     #[inline]
-    pub fn worth(e: Entry, generation: u8) -> i32 {
+    pub(crate) fn worth(e: Entry, generation: u8) -> i32 {
         if e.is_empty() {
             i32::MIN
         } else {

@@ -43,6 +43,8 @@
 //! * Exact when `p * 2^26` is above every key (Chinese remainder theorem; see
 //!   [`compact`](super::compact)): at least 63 MB on 7x6.
 //!
+// Public for the `research` feature's internals (lib.rs), crate-wide without it.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -79,8 +81,10 @@ pub trait Layout: Send + Sync + Debug + 'static {
     /// How scores are coded, built once per table from its score range.
     type Codes: Clone + Debug + Send + Sync + 'static;
     /// The design's name, for messages.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     const NAME: &'static str;
     /// Entries per slot.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     const ENTRIES: usize;
     /// Whether the table wants the work of each search as the store's depth
     /// ([`Table::DEPTH_IS_WORK`]).
@@ -105,6 +109,7 @@ pub trait Layout: Send + Sync + Debug + 'static {
         work: u8,
     ) -> Option<u64>;
     /// Entries in use in `word`.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     fn entries(word: u64) -> u32;
 }
 
@@ -291,6 +296,7 @@ impl<L: Layout> SharedTable<L> {
     }
 
     /// Every slot.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     fn all_slots(&self) -> &[L::Word] {
         &self.storage.slots
     }
@@ -310,16 +316,19 @@ impl<L: Layout> SharedTable<L> {
     }
 
     /// Number of slots (of [`Layout::ENTRIES`] entries each).
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Number of entries.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn entries(&self) -> usize {
         self.len * L::ENTRIES
     }
 
     /// Always false: a table has at least one slot.
+    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

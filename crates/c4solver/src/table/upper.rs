@@ -34,7 +34,7 @@ const _: () = assert!(KEY_BITS + 8 == u64::BITS, "key and value fill one u64");
 
 /// The tutorial's always-replace table of 56-bit keys and 8-bit values.
 #[derive(Clone, Debug)]
-pub struct UpperTable {
+pub(crate) struct UpperTable {
     slots: Slots<u64>,
     dirty: DirtyBlocks,
     /// `MIN_SCORE` of the board: values are `score - min_score + 1`.
@@ -45,17 +45,19 @@ pub struct UpperTable {
 
 impl UpperTable {
     /// Number of slots of the tutorial's 64 MB table.
-    pub const DEFAULT_SLOTS: usize = prev_prime(1 << 23) as usize;
+    #[cfg(test)]
+    pub(crate) const DEFAULT_SLOTS: usize = prev_prime(1 << 23) as usize;
 
     /// A table of at most `mb` megabytes (2^20 bytes): the largest prime number of
     /// 8-byte slots that fits. 64 MB gives the tutorial's 8,388,593 slots.
-    pub fn with_megabytes(mb: usize) -> Result<Self, TableError> {
+    #[cfg(test)]
+    pub(crate) fn with_megabytes(mb: usize) -> Result<Self, TableError> {
         Self::for_board(mb, -18)
     }
 
     /// A table of at most `mb` megabytes for a board whose lowest score is
     /// `min_score` (the encoding of [`Table`] scores depends on it).
-    pub fn for_board(mb: usize, min_score: i32) -> Result<Self, TableError> {
+    pub(crate) fn for_board(mb: usize, min_score: i32) -> Result<Self, TableError> {
         if mb == 0 {
             return Err(TableError::TooSmall { mb });
         }
@@ -71,12 +73,14 @@ impl UpperTable {
     }
 
     /// Number of slots.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.slots.len()
     }
 
     /// Always false: a table has at least one slot.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
 
@@ -87,7 +91,7 @@ impl UpperTable {
 
     /// Stores `value` for `key`, replacing the slot's content.
     #[inline]
-    pub fn put(&mut self, key: u64, value: u8) {
+    pub(crate) fn put(&mut self, key: u64, value: u8) {
         debug_assert!(self.slots.len() >= 256, "the partial key needs p >= 256");
         let i = self.index(key);
         let slot = &mut self.slots[i];
@@ -102,7 +106,7 @@ impl UpperTable {
 
     /// The value stored for `key`, or 0 if there is none.
     #[inline]
-    pub fn get(&self, key: u64) -> u8 {
+    pub(crate) fn get(&self, key: u64) -> u8 {
         let slot = self.slots[self.index(key)];
         if slot & KEY_MASK == key & KEY_MASK {
             (slot >> KEY_BITS) as u8
@@ -112,7 +116,7 @@ impl UpperTable {
     }
 
     /// Empties the table (only the slots written since the last clear are touched).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.dirty.clear(&mut self.slots);
     }
 }

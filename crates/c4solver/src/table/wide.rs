@@ -21,6 +21,8 @@
 //!   `key mod (p * 2^56)` by the Chinese remainder theorem: exact for every key
 //!   below `p * 2^56`, every 64-bit key once `p >= 256`, which
 //!   [`Wide::exact`](super::shared::Layout::exact) checks.
+// Public for the `research` feature's internals (lib.rs), crate-wide without it.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::sync::atomic::AtomicU64;
 
