@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use c4solver::harness::expected;
-use c4solver::testset::TestSet;
+use c4solver::bench::expected;
+use c4solver::bench::TestSet;
 use c4solver::{Config, Mode, Solver7x6, SolverKind};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -39,7 +39,7 @@ fn bench_sets(c: &mut Criterion) {
         group.sample_size(10);
         for set in sets {
             for mode in [Mode::Strong, Mode::Weak] {
-                let id = format!("{}/{}", set.name, c4solver::harness::mode_name(mode));
+                let id = format!("{}/{}", set.name, c4solver::bench::mode_name(mode));
                 group.bench_function(id, |b| {
                     b.iter(|| {
                         let mut nodes = 0;

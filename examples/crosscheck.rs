@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::bail;
-use c4solver::testset::TestSet;
+use c4solver::bench::TestSet;
 use connect_four_ai::{Position as OtherPosition, Solver as OtherSolver};
 
 fn main() -> anyhow::Result<ExitCode> {

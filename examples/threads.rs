@@ -14,9 +14,9 @@
 
 use std::time::{Duration, Instant};
 
-use c4solver::solver::parallel::TeamSearch;
-use c4solver::table::{Narrow, SharedTable};
-use c4solver::testset::TestSet;
+use c4solver::research::TeamSearch;
+use c4solver::research::{Narrow, SharedTable};
+use c4solver::bench::TestSet;
 use c4solver::{Config, Mode, Position, Solver7x6};
 
 fn main() -> anyhow::Result<()> {
@@ -37,7 +37,7 @@ fn main() -> anyhow::Result<()> {
     };
     let mut single = Solver7x6::new(Config {
         table_mb: mb,
-        ..Config::tuned_without_book()
+        ..Config::tuned()
     })?;
     let table = SharedTable::<Narrow>::for_board::<7, 6>(mb)?;
     let mut team = TeamSearch::<7, 6, _>::new(table, threads.saturating_sub(1), Duration::ZERO)?;

@@ -124,7 +124,7 @@ fn main() -> anyhow::Result<()> {
     let done = read_records(&results)?;
     let config = Config {
         table_mb,
-        ..Config::tuned_without_book()
+        ..Config::tuned()
     };
     for size in sizes {
         let skip = done.iter().any(|r| {

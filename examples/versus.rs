@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use c4solver::testset::TestSet;
+use c4solver::bench::TestSet;
 use c4solver::{Config, Mode, Position, Solver7x6};
 use connect_four_ai::{Position as PonsPosition, Solver as PonsSolver};
 
@@ -40,7 +40,7 @@ fn main() -> anyhow::Result<ExitCode> {
     }
 
     let mut theirs = PonsSolver::empty();
-    let mut ours = Solver7x6::new(Config::tuned_without_book())?;
+    let mut ours = Solver7x6::new(Config::tuned())?;
     for moves in WARM_UP {
         let pons = PonsPosition::from_moves(moves).map_err(|e| anyhow::anyhow!("{e:?}"))?;
         theirs.reset();

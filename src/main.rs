@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    if let Some(why) = c4solver::cpu::unsupported() {
+    if let Some(why) = c4solver::unsupported_cpu() {
         eprintln!("c4solver: {why}");
         return ExitCode::from(2);
     }

@@ -11,7 +11,7 @@
 
 #![no_main]
 
-use c4solver::input::{LineError, MAX_LINE, parse_line};
+use c4solver::{LineError, MAX_LINE, parse_line};
 use c4solver::{Board, MoveError};
 use libfuzzer_sys::fuzz_target;
 

@@ -16,7 +16,7 @@
 use std::io::BufReader;
 use std::sync::Mutex;
 
-use c4solver::input::{LineReader, MAX_LINE, parse_line};
+use c4solver::{LineReader, MAX_LINE, parse_line};
 use c4solver::{Config, Mode, Solver7x6};
 use libfuzzer_sys::fuzz_target;
 
@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
     let mut n = 0;
     let mut guard = SOLVERS.lock().unwrap();
     let (tuned, reference) = guard.get_or_insert_with(|| {
-        let tuned = Solver7x6::new(Config::tuned_without_book()).unwrap();
+        let tuned = Solver7x6::new(Config::tuned()).unwrap();
         let reference = Solver7x6::new(Config {
             table_mb: 8,
             ..Config::reference()

@@ -19,7 +19,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use c4solver::StopFlag;
-use c4solver::threads;
+use c4solver::batch as threads;
 use pyo3::prelude::*;
 
 /// Stones from which a position is searched on the calling thread: the longest

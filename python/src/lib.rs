@@ -13,7 +13,7 @@ mod position;
 mod random;
 mod solver;
 
-use c4solver::table::TableError;
+use c4solver::TableError;
 use c4solver::{Mode, SolveError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
@@ -51,7 +51,7 @@ fn mode(weak: bool) -> Mode {
 /// c4solver: an exact Connect Four solver.
 #[pymodule]
 fn _c4solver(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    if let Some(why) = c4solver::cpu::unsupported() {
+    if let Some(why) = c4solver::unsupported_cpu() {
         return Err(pyo3::exceptions::PyImportError::new_err(why));
     }
     m.add_class::<position::Position>()?;

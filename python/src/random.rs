@@ -2,7 +2,7 @@
 //! candidates (the library's `generate::draws`), for data sets.
 
 use c4solver::Position as Board;
-use c4solver::generate;
+use c4solver::bench as generate;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -2,9 +2,9 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
-use c4solver::harness;
-use c4solver::input::parse_line;
-use c4solver::solver::SolveError;
+use c4solver::bench as harness;
+use c4solver::parse_line;
+use c4solver::SolveError;
 use c4solver::{Mode, Solver};
 
 use super::Outcome;
@@ -13,7 +13,7 @@ use super::engine;
 use super::output::{self, Item};
 use super::signals::Signals;
 use super::source::{self, Line, Message};
-use c4solver::pool;
+use c4solver::batch as pool;
 
 /// What the tutorial's program prints for a column that cannot be played.
 pub const UNPLAYABLE: i32 = -1000;

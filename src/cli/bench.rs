@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use c4solver::Mode;
-use c4solver::harness::{self, Report, Setup};
-use c4solver::testset::TestSet;
+use c4solver::bench::{self as harness, Report, Setup, TestSet};
 
 use super::Outcome;
 use super::args::{BenchArgs, EngineArgs};

@@ -4,12 +4,12 @@
 
 use anyhow::{anyhow, bail};
 
-use c4solver::solver::StopFlag;
-use c4solver::table::TableError;
+use c4solver::StopFlag;
+use c4solver::TableError;
 use c4solver::{Book, BookError, Config, Solver, SolverKind};
 
 use super::args::{BookArg, EngineArgs};
-use c4solver::pool::{PoolError, Worker};
+use c4solver::batch::{PoolError, Worker};
 
 /// Table memory of one worker when no `--table-mb` is given, in MB.
 pub const DEFAULT_MB_PER_WORKER: usize = 64;

@@ -4,8 +4,8 @@
 //! same file with any number of threads.
 
 use c4solver::Solver;
-use c4solver::generate::{self, Generated, Request};
-use c4solver::solver::SolveError;
+use c4solver::bench::{self as generate, Generated, Request};
+use c4solver::SolveError;
 
 use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};
@@ -13,7 +13,7 @@ use super::engine;
 use super::output::{self, Item};
 use super::progress;
 use super::signals::Signals;
-use c4solver::pool::{self, FromIter};
+use c4solver::batch::{self as pool, FromIter};
 
 /// Generates the set.
 ///

@@ -16,8 +16,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use c4solver::input::{excerpt, quoted};
-use c4solver::solver::SolveError;
+use c4solver::{excerpt, quoted};
+use c4solver::SolveError;
 use c4solver::{Board, Mode, MoveError, Solver};
 
 use super::Outcome;
@@ -27,7 +27,7 @@ use super::output;
 use super::progress;
 use super::signals::Signals;
 use super::source::{self, Message};
-use c4solver::pool::POLL;
+use c4solver::batch::POLL;
 
 /// How far below the best move's score a level may play (0: always a best move).
 pub fn margin(level: LevelArg) -> i32 {

@@ -4,7 +4,8 @@
 
 use clap::{Args, ValueEnum};
 
-use c4solver::{Config, DepthKind, ReplaceKind, TableKind};
+use c4solver::Config;
+use c4solver::research::{DepthKind, ReplaceKind, TableKind};
 
 /// The table options (global: they may come before or after the subcommand).
 #[derive(Args, Debug, Clone)]
@@ -73,11 +74,7 @@ pub fn expand(
         for &replace in &args.replace {
             for &depth in &args.depth_measure {
                 out.push(match table_kind(design, replace, depth, base) {
-                    Ok(table) => Ok(Config {
-                        table,
-                        stats,
-                        ..base
-                    }),
+                    Ok(table) => Ok(base.with_table(table).with_stats(stats)),
                     Err(reason) => Err((
                         format!(
                             "{} compact/{}/{}",

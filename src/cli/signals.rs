@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use c4solver::solver::StopFlag;
+use c4solver::StopFlag;
 use signal_hook::consts::{SIGINT, SIGTERM};
 
 /// Which signal stopped the run, if any, and the stop flag they set.

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use c4solver::harness;
-use c4solver::input::parse_line;
-use c4solver::solver::SolveError;
-use c4solver::table::TableStats;
+use c4solver::bench as harness;
+use c4solver::parse_line;
+use c4solver::SolveError;
+use c4solver::TableStats;
 use c4solver::{Mode, Solver};
 
 use super::Outcome;
@@ -15,7 +15,7 @@ use super::engine;
 use super::output::{self, Item};
 use super::signals::Signals;
 use super::source::{self, Line, Message};
-use c4solver::pool;
+use c4solver::batch as pool;
 
 /// Solves every line of `files` (or stdin), one line per worker, printing the
 /// answers in input order.

@@ -18,8 +18,8 @@
 
 use crate::common;
 
-use c4solver::harness::expected;
-use c4solver::testset::Entry;
+use c4solver::bench::expected;
+use c4solver::bench::Entry;
 use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -161,7 +161,7 @@ fn check_set(name: &str, count: usize) {
     // The analyst with the opening book (every position of up to 8 stones), the
     // oracle without it.
     let mut analyst = Solver7x6::with_builtin_book(Config::default()).unwrap();
-    let mut oracle = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    let mut oracle = Solver7x6::new(Config::tuned()).unwrap();
     let entries = sample(name, count);
     assert_eq!(entries.len(), count);
     for e in &entries {
@@ -174,12 +174,11 @@ fn check_set(name: &str, count: usize) {
 #[cfg(feature = "research")]
 #[test]
 fn bounds_table_analyst() {
-    let mut analyst = Solver7x6::new(Config {
-        table: c4solver::TableKind::Bounds(c4solver::ReplaceKind::Always),
-        ..Config::tuned_without_book()
-    })
+    let mut analyst = Solver7x6::new(Config::tuned().with_table(
+        c4solver::research::TableKind::Bounds(c4solver::research::ReplaceKind::Always),
+    ))
     .unwrap();
-    let mut oracle = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    let mut oracle = Solver7x6::new(Config::tuned()).unwrap();
     for (name, count) in [("Test_L2_R1", 20), ("Test_L2_R2", 10)] {
         for e in &sample(name, count) {
             check_entry(&mut analyst, &mut oracle, e, true);
@@ -236,7 +235,7 @@ fn larger_sample() {
 #[test]
 fn the_reference_search_analyses_alike() {
     // Fail-soft bounds instead of clamped ones: the same scores and lines.
-    let mut tuned = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    let mut tuned = Solver7x6::new(Config::tuned()).unwrap();
     let mut reference = Solver7x6::new(Config::reference()).unwrap();
     for e in sample("Test_L3_R1", 10)
         .iter()
@@ -256,7 +255,7 @@ fn the_reference_search_analyses_alike() {
 #[test]
 fn a_stopped_analysis_says_so_and_the_solver_works_again() {
     // Without the book: it would answer the empty board's children at once.
-    let mut s = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    let mut s = Solver7x6::new(Config::tuned()).unwrap();
     let flag = StopFlag::new();
     s.set_stop_flag(flag.clone());
     flag.stop();
@@ -269,7 +268,7 @@ fn a_stopped_analysis_says_so_and_the_solver_works_again() {
         Err(SolveError::Stopped)
     );
     flag.reset();
-    let mut oracle = Solver7x6::new(Config::tuned_without_book()).unwrap();
+    let mut oracle = Solver7x6::new(Config::tuned()).unwrap();
     for e in sample("Test_L2_R1", 3) {
         check_entry(&mut s, &mut oracle, &e, true);
     }

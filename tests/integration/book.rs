@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use c4solver::book::layers::layers;
+use c4solver::book::layers;
 use c4solver::book::verify;
 use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
 
@@ -131,7 +131,7 @@ fn every_entry_agrees_with_connect_four_ai() {
         if Position::from_key(key).unwrap().moves_played() > 8 {
             continue;
         }
-        let moves = c4solver::book::layers::moves_to::<7, 6>(key).expect("reachable");
+        let moves = c4solver::book::moves_to::<7, 6>(key).expect("reachable");
         let p = OtherPosition::from_moves(&moves).unwrap();
         other.reset();
         assert_eq!(i32::from(other.solve(&p)), score, "{moves}");
@@ -168,7 +168,7 @@ fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
     // Drawn as `c4solver generate` draws (a game won on the way gives none).
     let games: Vec<(String, Position)> = (9..=12)
         .flat_map(|stones| {
-            c4solver::generate::draws::<7, 6>(stones..=stones, 43)
+            c4solver::bench::draws::<7, 6>(stones..=stones, 43)
                 .flatten()
                 .take(10)
         })
@@ -208,7 +208,7 @@ fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
     assert_eq!(deepest.len(), 200);
     // Shared out among the cores, one solver each (every search clears its table).
     common::on_the_cores(&deepest, |_, part| {
-        let mut solver = Solver7x6::new(Config::tuned_without_book()).unwrap();
+        let mut solver = Solver7x6::new(Config::tuned()).unwrap();
         for &(key, score) in part {
             let p = Position::from_key(key).unwrap();
             let at_least = solver.solve_window(&p, score - 1, score).unwrap().score;

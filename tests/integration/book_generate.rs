@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use c4solver::book::generate::{
+use c4solver::book::{
     GenerateError, Generation, Options, Outcome, checkpoint_path, merge,
 };
-use c4solver::book::layers::Shard;
+use c4solver::book::Shard;
 use c4solver::book::verify;
 use c4solver::{Board, Book, Config, Mode, Solver, StopFlag};
 
@@ -21,7 +21,7 @@ const DEPTH: usize = 6;
 fn config() -> Config {
     Config {
         table_mb: 4,
-        ..Config::tuned_without_book()
+        ..Config::tuned()
     }
 }
 

@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use c4solver::book::layers::Shard;
+use c4solver::book::Shard;
 use c4solver::book::verify::{self, Checked};
-use c4solver::book::{generate, shard};
-use c4solver::solver::StopFlag;
+use c4solver::book::{merge, shard};
+use c4solver::StopFlag;
 use c4solver::{Book7x6, BookError, Config, Position};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -54,7 +54,7 @@ fn a_sample_of_the_committed_shards_agrees_with_book_free_solves() {
     let checked: Mutex<Vec<Checked>> = Mutex::new(Vec::new());
     verify::resolve::<7, 6>(
         &entries,
-        Config::tuned_without_book(),
+        Config::tuned(),
         2,
         &StopFlag::new(),
         &|c| checked.lock().unwrap().push(c),
@@ -100,7 +100,7 @@ fn a_damaged_or_foreign_shard_is_refused() {
 fn compact_shards_of_the_built_in_book_merge_back_into_it() {
     let builtin = Book7x6::builtin().unwrap();
     let depth = builtin.depth();
-    let layers = c4solver::book::layers::cached::<7, 6>(depth);
+    let layers = c4solver::book::cached::<7, 6>(depth);
     let mut shards = Vec::new();
     for index in 1..=4 {
         let s = Shard { index, count: 4 };
@@ -114,12 +114,12 @@ fn compact_shards_of_the_built_in_book_merge_back_into_it() {
         shards.push(Book7x6::from_bytes(bytes).unwrap());
     }
     shards.reverse();
-    let merged = generate::merge(&shards).unwrap();
+    let merged = merge(&shards).unwrap();
     assert_eq!(
         merged,
         builtin.bytes(),
         "the merge differs from the built-in book"
     );
     // Three of four shards: refused.
-    assert!(generate::merge(&shards[1..]).is_err());
+    assert!(merge(&shards[1..]).is_err());
 }

@@ -5,7 +5,7 @@ use crate::common;
 
 use std::collections::HashSet;
 
-use c4solver::testset::{Difficulty, Stage, moves_left};
+use c4solver::bench::{Difficulty, Stage, moves_left};
 use c4solver::{Config, Mode, Solver7x6, SolverKind};
 
 /// Positions in `begin-medium`.

@@ -19,9 +19,9 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use c4solver::input::parse_line;
+use c4solver::parse_line;
 #[cfg(feature = "research")]
-use c4solver::solver::{DepthKind, TableKind};
+use c4solver::research::{DepthKind, TableKind};
 use c4solver::{Board, Config, Mode, Solver, SolverKind};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -38,16 +38,18 @@ fn configs() -> Vec<Config> {
         #[cfg(feature = "research")]
         for table in TableKind::all() {
             // every other design and policy, with the depth measure of cells
-            if table == own.table || table.replace().depth() == Some(DepthKind::Work) {
+            if table == own.table() || table.replace().depth() == Some(DepthKind::Work) {
                 continue;
             }
-            all.push(Config {
-                kind,
-                table,
-                // the compact table needs 64 MB on 7x6 (small boards need less)
-                table_mb: if table == TableKind::Compact { 64 } else { 1 },
-                ..Config::default()
-            });
+            all.push(
+                Config {
+                    kind,
+                    // the compact table needs 64 MB on 7x6 (small boards need less)
+                    table_mb: if table == TableKind::Compact { 64 } else { 1 },
+                    ..Config::default()
+                }
+                .with_table(table),
+            );
         }
     }
     all

@@ -16,7 +16,7 @@
 use c4solver::{Board, Config, Mode, Solver};
 // The command line on other sizes needs them all built in.
 #[cfg(feature = "all-sizes")]
-use c4solver::testset::{Difficulty, Stage, moves_left_on};
+use c4solver::bench::{Difficulty, Stage, moves_left_on};
 #[cfg(feature = "all-sizes")]
 use c4solver::{Size, with_size};
 use rand::{RngExt, SeedableRng};
@@ -128,7 +128,7 @@ fn random_game(rng: &mut ChaCha8Rng, w: usize, h: usize, ply: usize) -> Option<(
         if g.play(col) {
             return None;
         }
-        moves.push(c4solver::position::column_symbol(col));
+        moves.push(c4solver::column_symbol(col));
     }
     Some((moves, g))
 }

@@ -35,9 +35,10 @@
 
 use crate::common;
 
-use c4solver::table::TableStats;
-use c4solver::testset::TestSet;
-use c4solver::{Config, DepthKind, Mode, ReplaceKind, Solver7x6, SolverKind, TableKind};
+use c4solver::TableStats;
+use c4solver::bench::TestSet;
+use c4solver::research::{DepthKind, ReplaceKind, TableKind};
+use c4solver::{Config, Mode, Solver7x6, SolverKind};
 
 /// The vendored sample of a Pons set (its first 300 positions).
 fn set(name: &str) -> Option<TestSet> {
@@ -55,13 +56,15 @@ fn configs() -> Vec<Config> {
 fn designs(kind: SolverKind) -> Vec<Config> {
     let mut out = Vec::new();
     for table in TableKind::all() {
-        out.push(Config {
-            kind,
-            table,
-            table_mb: if table == TableKind::Compact { 64 } else { 4 },
-            stats: kind == SolverKind::Reference,
-            ..Config::default()
-        });
+        out.push(
+            Config {
+                kind,
+                table_mb: if table == TableKind::Compact { 64 } else { 4 },
+                ..Config::default()
+            }
+            .with_table(table)
+            .with_stats(kind == SolverKind::Reference),
+        );
     }
     out
 }
@@ -104,7 +107,7 @@ fn check_set(
                 i + 1,
                 e.moves
             );
-            if config.stats {
+            if config.research.stats {
                 let st = solver.last_stats().expect("stats on");
                 assert_eq!(st.check(), Ok(()), "{st:?}");
                 total.add(&st);
@@ -134,11 +137,11 @@ fn middle_medium_sampled() {
 #[test]
 fn begin_easy_first_positions_weak_with_bounds() {
     let config = Config {
-        table: TableKind::Bounds(ReplaceKind::TwoTier(DepthKind::Cells)),
         table_mb: 16,
-        stats: true,
         ..Config::reference()
-    };
+    }
+    .with_table(TableKind::Bounds(ReplaceKind::TwoTier(DepthKind::Cells)))
+    .with_stats(true);
     check(config, "Test_L1_R1", &[Mode::Weak], |i| i < 5 && i != 1);
 }
 
@@ -157,10 +160,7 @@ fn kept_tables_stay_exact() {
 fn statistics_do_not_change_the_reference_search() {
     let Some(set) = set("Test_L3_R1") else { return };
     let mut plain = Solver7x6::new(Config::reference()).unwrap();
-    let mut counted = Solver7x6::new(Config {
-        stats: true,
-        ..Config::reference()
-    })
+    let mut counted = Solver7x6::new(Config::reference().with_stats(true))
     .unwrap();
     let mut total = TableStats::default();
     for e in &set.entries {

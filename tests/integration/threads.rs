@@ -14,13 +14,14 @@
 
 use crate::common;
 
+#[cfg(feature = "research")]
 use std::time::Duration;
 
-use c4solver::solver::parallel::TeamSearch;
-use c4solver::table::shared::Layout;
-use c4solver::table::{Narrow, SharedTable, Wide};
+#[cfg(feature = "research")]
+use c4solver::research::{Layout, Narrow, SharedTable, TeamSearch, Wide};
 use c4solver::{Config, Mode, Solver7x6};
 
+#[cfg(feature = "research")]
 /// A team of `threads` threads over a shared table of layout `L`, its helpers
 /// joining every search at once.
 fn team<L: Layout>(mb: usize, threads: usize) -> TeamSearch<7, 6, SharedTable<L>> {
@@ -28,6 +29,7 @@ fn team<L: Layout>(mb: usize, threads: usize) -> TeamSearch<7, 6, SharedTable<L>
     TeamSearch::new(table, threads - 1, Duration::ZERO).unwrap()
 }
 
+#[cfg(feature = "research")]
 /// Solves the first `strong` positions of `set` strongly and the first `weak`
 /// weakly with `t`, checks every answer and returns the total nodes.
 fn check<L: Layout>(
@@ -69,6 +71,7 @@ fn check<L: Layout>(
     nodes
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn two_threads_begin_samples() {
     let mut t = team::<Narrow>(64, 2);
@@ -77,6 +80,7 @@ fn two_threads_begin_samples() {
     check(&mut t, "Test_L1_R3", 3, 3);
 }
 
+#[cfg(feature = "research")]
 /// One thread over the shared table explores exactly the nodes of the compact
 /// table (same slots, same layout; its busy marks, with no other thread, change
 /// nothing): the totals pinned in `tests/integration/tuned.rs`.
@@ -87,6 +91,7 @@ fn one_thread_over_the_shared_table_is_the_compact_table_node_for_node() {
     assert_eq!(check(&mut t, "Test_L1_R2", 20, 0), 4_172_856);
 }
 
+#[cfg(feature = "research")]
 /// Eight threads on two cores, over tables so small that the threads overwrite
 /// each other's entries all the time, both layouts.
 #[test]
@@ -107,7 +112,7 @@ fn small_compact_tables_are_exact() {
             let mut s = Solver7x6::new(Config {
                 table_mb: mb,
                 threads,
-                ..Config::tuned_without_book()
+                ..Config::tuned()
             })
             .unwrap();
             for (set, n) in [("Test_L2_R2", 100), ("Test_L1_R1", 40)] {
@@ -132,11 +137,13 @@ fn small_compact_tables_are_exact() {
     // The reference search over a small compact table too (research).
     #[cfg(feature = "research")]
     {
-        let mut r = Solver7x6::new(Config {
-            table_mb: 1,
-            table: c4solver::TableKind::Compact,
-            ..Config::reference()
-        })
+        let mut r = Solver7x6::new(
+            Config {
+                table_mb: 1,
+                ..Config::reference()
+            }
+            .with_table(c4solver::research::TableKind::Compact),
+        )
         .unwrap();
         for e in &common::pons_sample("Test_L3_R1").entries[..200] {
             assert_eq!(r.solve(&e.position, Mode::Strong).unwrap().score, e.score);
@@ -150,7 +157,7 @@ fn small_compact_tables_are_exact() {
 fn a_parallel_solver_on_begin_positions() {
     let mut s = Solver7x6::new(Config {
         threads: 2,
-        ..Config::tuned_without_book()
+        ..Config::tuned()
     })
     .unwrap();
     for e in &common::pons_sample("Test_L1_R2").entries[..20] {
@@ -276,6 +283,7 @@ fn generate_gives_the_same_file_with_any_number_of_workers() {
 
 /// The tests that read the full sets from `../shared/pons-testsets/`: ignored by
 /// default, run by `.ci/run` (`cargo test -- --ignored pons_sets`).
+#[cfg(feature = "research")]
 mod pons_sets {
     use super::*;
 
@@ -289,6 +297,7 @@ mod pons_sets {
     }
 }
 
+#[cfg(feature = "research")]
 /// Every Begin set in full with 2 and 4 threads (tens of minutes on 2 cores):
 /// `cargo test --release --test integration threads::begin_sets_in_full -- --ignored`.
 #[test]

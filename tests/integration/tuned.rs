@@ -11,7 +11,7 @@ use c4solver::{Config, Mode, Position, Solver7x6};
 
 fn tuned() -> Solver7x6 {
     // The search itself: no book (node counts are the search's).
-    Solver7x6::new(Config::tuned_without_book()).unwrap()
+    Solver7x6::new(Config::tuned()).unwrap()
 }
 
 #[test]
@@ -36,7 +36,7 @@ fn edge_positions() {
     // the table survives between positions with keep_table and gives the same answers
     let mut keep = Solver7x6::new(Config {
         keep_table: true,
-        ..Config::tuned_without_book()
+        ..Config::tuned()
     })
     .unwrap();
     for moves in ["44455554221", "4455", "44455554221"] {

@@ -14,7 +14,7 @@
 //! assert_eq!(json, r#"{"pos":"4455","score":[-4,-3,18,2,2,18,-3]}"#);
 //! ```
 
-use c4solver::input::parse_line;
+use c4solver::parse_line;
 use c4solver::{Analysis, Board, Book7x6, Config, Mode, Solver7x6};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;

@@ -125,6 +125,7 @@ mod threads;
 pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
+pub use moves::center_first;
 pub use input::{LineError, LineReader, MAX_LINE, Query, excerpt, parse_line, quoted};
 pub use position::{Board, MoveError, Position, StonesError, column_symbol};
 pub use size::{Size, SizeError};

@@ -1,7 +1,7 @@
 //! `c4solver book merge`: the K shards of one generation into a book.
 
 use c4solver::Book;
-use c4solver::book::generate::{merge, write_atomically};
+use c4solver::book::{merge, write_atomically};
 
 use super::super::Outcome;
 use super::super::args::BookMergeArgs;

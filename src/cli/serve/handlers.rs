@@ -14,7 +14,7 @@ use super::answer::{Answer, Parsed, Task};
 use super::error::ApiError;
 use super::pool::Full;
 use super::query::{self, Params};
-use c4solver::input::excerpt;
+use c4solver::excerpt;
 
 /// The message of a query without `pos`.
 pub const MISSING_POS: &str =

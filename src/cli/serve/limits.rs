@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use super::error::ApiError;
 
 /// The longest URI answered, in bytes: the command line's longest line.
-pub const MAX_URI: usize = c4solver::input::MAX_LINE;
+pub const MAX_URI: usize = c4solver::MAX_LINE;
 
 /// The largest request body read (the API takes none).
 pub const MAX_BODY: usize = 1024;

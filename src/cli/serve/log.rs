@@ -7,7 +7,7 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::Response;
 
-use c4solver::input::excerpt;
+use c4solver::excerpt;
 
 /// Times the request and writes its line once it is answered.
 pub async fn access(request: Request, next: Next) -> Response {

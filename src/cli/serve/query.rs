@@ -29,7 +29,7 @@ fn switch(name: &str, value: &[u8]) -> Result<bool, String> {
         b"0" | b"false" | b"no" => Ok(false),
         _ => Err(format!(
             "{name} is 1 or 0, found {}",
-            c4solver::input::quoted(&String::from_utf8_lossy(value))
+            c4solver::quoted(&String::from_utf8_lossy(value))
         )),
     }
 }

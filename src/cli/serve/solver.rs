@@ -3,8 +3,8 @@
 //! building the solver threads' searches, and one analysis. The rest of the
 //! server knows only [`Parsed`], [`Task`] and [`Answer`].
 
-use c4solver::input::parse_line;
-use c4solver::solver::SolveError;
+use c4solver::parse_line;
+use c4solver::SolveError;
 use c4solver::{Board, Mode, Solver, StopFlag};
 
 use super::answer::{Answer, Parsed, Task};
@@ -23,7 +23,7 @@ pub fn parse<const W: usize, const H: usize>(pos: &[u8]) -> Result<Parsed, Strin
     if q.expected.is_some() {
         return Err(format!(
             "pos holds moves only, found a second field in {}",
-            c4solver::input::quoted(&String::from_utf8_lossy(pos))
+            c4solver::quoted(&String::from_utf8_lossy(pos))
         ));
     }
     Ok(Parsed {

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use c4solver::testset::TestSet;
+use c4solver::bench::TestSet;
 
 /// `../shared/pons-testsets/NAME` (or `$C4_PONS_DIR/NAME`), or a panic that says
 /// where the sets should be: a data-driven test never passes without its data.

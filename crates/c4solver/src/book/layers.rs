@@ -24,15 +24,15 @@ use std::sync::{Arc, Mutex};
 use crate::position::Board;
 
 /// The fewest positions of a block.
-pub const MIN_BLOCK: usize = 64;
+pub(super) const MIN_BLOCK: usize = 64;
 /// The most positions of a block.
-pub const MAX_BLOCK: usize = 4096;
+pub(super) const MAX_BLOCK: usize = 4096;
 
 /// Positions per block when `len` positions are cut among `parts` shards or
 /// workers: a quarter of a share, from [`MIN_BLOCK`] to [`MAX_BLOCK`]. Long runs
 /// of neighbours save work (a table kept from one position to the next finds
 /// their shared subtrees); four blocks a share keep the shares fair.
-pub fn block_len(len: usize, parts: usize) -> usize {
+pub(super) fn block_len(len: usize, parts: usize) -> usize {
     (len / (4 * parts.max(1))).clamp(MIN_BLOCK, MAX_BLOCK)
 }
 
@@ -148,7 +148,7 @@ impl FromStr for Shard {
 /// # Panics
 /// If a position of the deepest layer has no score in `deepest` (the caller
 /// checks completeness first).
-pub fn fill<const W: usize, const H: usize>(
+pub(super) fn fill<const W: usize, const H: usize>(
     layers: &[Vec<u64>],
     deepest: &HashMap<u64, i32>,
 ) -> Vec<(u64, i32)> {

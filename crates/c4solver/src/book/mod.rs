@@ -42,12 +42,18 @@
 //! A shard ([`generate`] with a shard of `K > 1`) holds one deterministic share of
 //! the deepest layer only; [`generate::merge`] turns `K` shards into a book.
 
-pub mod generate;
+mod generate;
 mod known;
-pub mod layers;
+mod layers;
 pub mod shard;
-pub mod v2;
+mod v2;
 pub mod verify;
+
+pub use generate::{
+    GenerateError, Generation, Options, Outcome, Record, Summary, checkpoint_path, merge,
+    write_atomically,
+};
+pub use layers::{Shard, ShardError, cached, layers, moves_to};
 
 use std::borrow::Cow;
 use std::fmt;

@@ -40,7 +40,7 @@ use super::{BookError, CRC_AT, HEADER_BYTES, MAGIC, checksum};
 use crate::position::Board;
 
 /// The version number of this format.
-pub const VERSION: u16 = 2;
+pub(super) const VERSION: u16 = 2;
 /// Bytes of a layer's record.
 const LAYER_BYTES: usize = 32;
 
@@ -71,7 +71,7 @@ fn bits_for(low: i32, high: i32) -> u32 {
 ///
 /// The bytes depend only on the entries: the hash is built on one thread, from
 /// the keys in ascending order.
-pub fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>]) -> Vec<u8> {
+pub(super) fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>]) -> Vec<u8> {
     let depth = layers.len() - 1;
     debug_assert!(depth < W * H);
     let mut records = Vec::with_capacity(layers.len() * LAYER_BYTES);
@@ -125,7 +125,7 @@ pub fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>]) -> Vec
 ///
 /// # Panics
 /// If a key is not a position's or has more than `depth` stones.
-pub fn encode_entries<const W: usize, const H: usize>(
+pub(super) fn encode_entries<const W: usize, const H: usize>(
     depth: usize,
     entries: &[(u64, i32)],
 ) -> Vec<u8> {

@@ -763,7 +763,7 @@ mod tests {
 
     #[test]
     fn a_stopped_search_says_so_and_the_solver_works_again() {
-        for config in [Config::reference(), Config::tuned_without_book()] {
+        for config in [Config::reference(), Config::tuned()] {
             let mut s = Solver7x6::new(config).unwrap();
             let flag = StopFlag::new();
             s.set_stop_flag(flag.clone());
@@ -793,10 +793,10 @@ mod tests {
         #[cfg(feature = "research")]
         {
             let bounds = Config {
-                table: TableKind::Bounds(ReplaceKind::Bucket(DepthKind::Cells)),
                 table_mb: 1,
                 ..Config::tuned()
-            };
+            }
+            .with_table(TableKind::Bounds(ReplaceKind::Bucket(DepthKind::Cells)));
             assert!(bounds.check::<7, 6>().is_ok());
             assert!(Solver7x6::new(bounds).is_ok());
             assert!(matches!(
@@ -851,10 +851,7 @@ mod tests {
             Config::for_solver(SolverKind::Reference),
             Config::tuned(),
             #[cfg(feature = "research")]
-            Config {
-                table: TableKind::Bounds(ReplaceKind::Always),
-                ..Config::tuned()
-            },
+            Config::tuned().with_table(TableKind::Bounds(ReplaceKind::Always)),
             Config {
                 threads: 2,
                 ..Config::tuned()
@@ -881,7 +878,7 @@ mod tests {
     fn a_parallel_solver_is_stopped_by_its_flag() {
         let mut s = Solver7x6::new(Config {
             threads: 2,
-            ..Config::tuned_without_book()
+            ..Config::tuned()
         })
         .unwrap();
         let flag = StopFlag::new();

@@ -14,7 +14,7 @@
 //!   all lie above such a group;
 //! * [`odd_threat_bound`]: the player to move has a winning cell on one of their
 //!   rows and the mirror strategy makes the opponent play under it;
-//! * [`claimeven_move`] and [`odd_threat_refuted`]: the same bounds seen one ply up,
+//! * [`claimeven_move`] and [`odd_threat_refuted_with`]: the same bounds seen one ply up,
 //!   for every move of the other side.
 //!
 //! Every bound is checked against the reference search (which uses none of them)
@@ -507,27 +507,7 @@ pub(crate) fn children<const W: usize, const H: usize>(
     })
 }
 
-/// The moves among `moves` after which the opponent wins by their
-/// [`odd_threat_bound`] so soon that the move is worth at most `alpha`, with the
-/// best value those moves may have (`i32::MIN` if none). Only boards with an odd
-/// number of empty cells have such moves.
-#[inline]
-#[cfg(test)]
-pub(crate) fn odd_threat_refuted<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
-    alpha: i32,
-) -> (u64, i32) {
-    odd_threat_refuted_with(
-        pos,
-        moves,
-        alpha,
-        pos.opponent_winning_position(),
-        &mut [None; W],
-    )
-}
-
-/// [`odd_threat_refuted`] given the opponent's winning cells `their_wins`
+/// [`odd_threat_refuted_with`] given the opponent's winning cells `their_wins`
 /// (`pos.opponent_winning_position()`, `debug_assert!`ed). A move only takes its
 /// own cell from them, so after a move `mv` they are `their_wins & !mv`. On boards
 /// with an odd number of empty cells it also writes the child's

@@ -74,12 +74,6 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
         })
     }
 
-    /// The table.
-    #[cfg(test)]
-    pub(crate) fn table(&self) -> &T {
-        &self.table
-    }
-
     /// Empties the table.
     pub(crate) fn clear(&mut self) {
         self.table.clear();

@@ -128,18 +128,6 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
         self.sets * P::WAYS
     }
 
-    /// Always false: a table has at least one set.
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.sets == 0
-    }
-
-    /// The current generation (advanced by [`Table::new_search`]).
-    #[cfg(test)]
-    pub(crate) fn generation(&self) -> u8 {
-        self.generation
-    }
-
     /// The entry in flat slot `i` (sets are consecutive runs of `P::WAYS` slots).
     pub(crate) fn entry(&self, i: usize) -> Entry {
         Entry(self.lines[i / 8].0[i % 8])

@@ -78,12 +78,6 @@ impl UpperTable {
         self.slots.len()
     }
 
-    /// Always false: a table has at least one slot.
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     #[inline]
     fn index(&self, key: u64) -> usize {
         (key % self.slots.len() as u64) as usize
