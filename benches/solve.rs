@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use c4solver::bench::expected;
 use c4solver::bench::TestSet;
+use c4solver::bench::expected;
 use c4solver::{Config, Mode, Solver7x6, SolverKind};
 use criterion::{Criterion, criterion_group, criterion_main};
 

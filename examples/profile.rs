@@ -11,8 +11,8 @@
 use std::time::Instant;
 
 use c4solver::Position;
-use c4solver::research::Tuned;
 use c4solver::research::CompactTable;
+use c4solver::research::Tuned;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

@@ -14,9 +14,9 @@
 
 use std::time::{Duration, Instant};
 
+use c4solver::bench::TestSet;
 use c4solver::research::TeamSearch;
 use c4solver::research::{Narrow, SharedTable};
-use c4solver::bench::TestSet;
 use c4solver::{Config, Mode, Position, Solver7x6};
 
 fn main() -> anyhow::Result<()> {

@@ -11,8 +11,8 @@
 
 #![no_main]
 
-use c4solver::{LineError, MAX_LINE, parse_line};
 use c4solver::{Board, MoveError};
+use c4solver::{LineError, MAX_LINE, parse_line};
 use libfuzzer_sys::fuzz_target;
 
 fn check_moves<const W: usize, const H: usize>(s: &str) {

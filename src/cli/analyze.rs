@@ -2,9 +2,9 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
+use c4solver::SolveError;
 use c4solver::bench as harness;
 use c4solver::parse_line;
-use c4solver::SolveError;
 use c4solver::{Mode, Solver};
 
 use super::Outcome;

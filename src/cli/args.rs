@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use c4solver::book::Shard;
 use c4solver::bench::{Difficulty, Stage};
+use c4solver::book::Shard;
 use c4solver::{Size, SolverKind};
 
 /// An exact Connect Four solver.

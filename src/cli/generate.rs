@@ -3,9 +3,9 @@
 //! per worker, and kept in the order they were drawn, so that a seed gives the
 //! same file with any number of threads.
 
+use c4solver::SolveError;
 use c4solver::Solver;
 use c4solver::bench::{self as generate, Generated, Request};
-use c4solver::SolveError;
 
 use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};

@@ -16,9 +16,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use c4solver::{excerpt, quoted};
 use c4solver::SolveError;
 use c4solver::{Board, Mode, MoveError, Solver};
+use c4solver::{excerpt, quoted};
 
 use super::Outcome;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};

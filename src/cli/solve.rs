@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use c4solver::bench as harness;
-use c4solver::parse_line;
 use c4solver::SolveError;
 use c4solver::TableStats;
+use c4solver::bench as harness;
+use c4solver::parse_line;
 use c4solver::{Mode, Solver};
 
 use super::Outcome;

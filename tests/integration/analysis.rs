@@ -18,8 +18,8 @@
 
 use crate::common;
 
-use c4solver::bench::expected;
 use c4solver::bench::Entry;
+use c4solver::bench::expected;
 use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -7,11 +7,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use c4solver::book::{
-    GenerateError, Generation, Options, Outcome, checkpoint_path, merge,
-};
 use c4solver::book::Shard;
 use c4solver::book::verify;
+use c4solver::book::{GenerateError, Generation, Options, Outcome, checkpoint_path, merge};
 use c4solver::{Board, Book, Config, Mode, Solver, StopFlag};
 
 const W: usize = 5;

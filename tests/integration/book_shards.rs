@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use c4solver::StopFlag;
 use c4solver::book::Shard;
 use c4solver::book::verify::{self, Checked};
 use c4solver::book::{merge, shard};
-use c4solver::StopFlag;
 use c4solver::{Book7x6, BookError, Config, Position};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -52,13 +52,9 @@ fn a_sample_of_the_committed_shards_agrees_with_book_free_solves() {
     entries.shuffle(&mut rng);
     entries.truncate(SAMPLE);
     let checked: Mutex<Vec<Checked>> = Mutex::new(Vec::new());
-    verify::resolve::<7, 6>(
-        &entries,
-        Config::tuned(),
-        2,
-        &StopFlag::new(),
-        &|c| checked.lock().unwrap().push(c),
-    )
+    verify::resolve::<7, 6>(&entries, Config::tuned(), 2, &StopFlag::new(), &|c| {
+        checked.lock().unwrap().push(c)
+    })
     .unwrap();
     let checked = checked.into_inner().unwrap();
     assert_eq!(checked.len(), entries.len());

@@ -160,8 +160,7 @@ fn kept_tables_stay_exact() {
 fn statistics_do_not_change_the_reference_search() {
     let Some(set) = set("Test_L3_R1") else { return };
     let mut plain = Solver7x6::new(Config::reference()).unwrap();
-    let mut counted = Solver7x6::new(Config::reference().with_stats(true))
-    .unwrap();
+    let mut counted = Solver7x6::new(Config::reference().with_stats(true)).unwrap();
     let mut total = TableStats::default();
     for e in &set.entries {
         let a = plain.solve(&e.position, Mode::Strong).unwrap();

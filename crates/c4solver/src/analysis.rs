@@ -64,7 +64,7 @@ use crate::moves::center_first;
 use crate::position::Board;
 use crate::solver::{Mode, SolveError, Solver};
 
-/// The score of every column of one position; see the [module documentation](self).
+/// The score of every column of one position; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Analysis<const W: usize, const H: usize> {
     position: Board<W, H>,
@@ -350,7 +350,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
 
 impl<const W: usize, const H: usize> Solver<W, H> {
     /// The score of every column of `pos` in `mode` (see the
-    /// [module documentation](crate::analysis)): exact in [`Mode::Strong`], signs
+    /// module documentation): exact in [`Mode::Strong`], signs
     /// in [`Mode::Weak`], `None` for a full column.
     ///
     /// The table is cleared first (unless the configuration keeps it), then shared
@@ -378,7 +378,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The position's score and the columns (0-based, left to right) whose score
     /// is at least that minus `margin`, searching no more than that takes (see the
-    /// [module documentation](crate::analysis)); a margin of 0 gives the best moves.
+    /// module documentation); a margin of 0 gives the best moves.
     /// On a full board: score 0 and no column.
     ///
     /// The table is cleared first unless the configuration keeps it.

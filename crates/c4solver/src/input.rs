@@ -22,8 +22,8 @@ pub const MAX_LINE: usize = 4096;
 /// there, and its length given ([`excerpt`]).
 pub(crate) const SHOWN: usize = 40;
 
-/// `text` as a message repeats it: whole if it has at most [`SHOWN`]
-/// characters, else its first [`SHOWN`] and its length, `1234...(5000 bytes)`,
+/// `text` as a message repeats it: whole if it has at most `SHOWN`
+/// characters, else its first `SHOWN` and its length, `1234...(5000 bytes)`,
 /// so that a hostile line does not flood the terminal.
 pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {

@@ -40,7 +40,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Every move's score, the best move and a line of best play ([`analysis`]):
+//! Every move's score, the best move and a line of best play ([`Analysis`]):
 //!
 //! ```
 //! use c4solver::{Config, Mode, Position, Solver7x6};
@@ -69,7 +69,7 @@
 //! ```
 
 //! Several threads can search one position together over one shared table
-//! ([`solver::parallel`]); the score is the same, the nodes are those of all the
+//! ([`Config::threads`]); the score is the same, the nodes are those of all the
 //! threads:
 //!
 //! ```
@@ -84,7 +84,7 @@
 
 //! Other board sizes: every type takes the board's width and height as const
 //! parameters, and [`Size`] with [`with_size!`] picks one at run time (see
-//! [`size`]); any board whose `W * (H + 1)` bits fit in 64 works:
+//! [`Size`]); any board whose `W * (H + 1)` bits fit in 64 works:
 //!
 //! ```
 //! use c4solver::{Board, Config, Mode, Size, Solver, with_size};
@@ -125,8 +125,8 @@ mod threads;
 pub use analysis::{Analysis, Choice, Variation};
 pub use book::{Book, Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
-pub use moves::center_first;
 pub use input::{LineError, LineReader, MAX_LINE, Query, excerpt, parse_line, quoted};
+pub use moves::center_first;
 pub use position::{Board, MoveError, Position, StonesError, column_symbol};
 pub use size::{Size, SizeError};
 pub use solver::{

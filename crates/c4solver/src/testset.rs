@@ -235,7 +235,9 @@ pub struct TestSet<const W: usize = 7, const H: usize = 6> {
 /// Parses one `moves score` line (the score is required).
 ///
 /// The moves may be empty (the starting position): ` 1` is the empty board.
-pub(crate) fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Entry<W, H>, String> {
+pub(crate) fn parse_line<const W: usize, const H: usize>(
+    line: &str,
+) -> Result<Entry<W, H>, String> {
     let line = line.trim_end();
     let (moves, rest) = match line.find(char::is_whitespace) {
         Some(i) => (&line[..i], line[i..].trim_start()),

@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use c4solver::book::{Generation, Options, Outcome as Ended, checkpoint_path};
 use c4solver::book::Shard;
+use c4solver::book::{Generation, Options, Outcome as Ended, checkpoint_path};
 
 use super::super::Outcome;
 use super::super::args::{BookGenerateArgs, EngineArgs};

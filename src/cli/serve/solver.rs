@@ -3,8 +3,8 @@
 //! building the solver threads' searches, and one analysis. The rest of the
 //! server knows only [`Parsed`], [`Task`] and [`Answer`].
 
-use c4solver::parse_line;
 use c4solver::SolveError;
+use c4solver::parse_line;
 use c4solver::{Board, Mode, Solver, StopFlag};
 
 use super::answer::{Answer, Parsed, Task};

@@ -2,7 +2,7 @@
 //! `depth` stones that can arise in a game, one entry per mirror pair.
 //!
 //! Three files hold books: version 1 (below: sorted keys and scores, 7 bytes an
-//! entry on 7x6), version 2 ([`v2`]: a minimal perfect hash per layer and packed
+//! entry on 7x6), version 2 (`v2`: a minimal perfect hash per layer and packed
 //! scores, about 7 bits an entry; what `generate` and `merge` write), and the
 //! compact shard ([`shard`]: a byte a score). [`Book`] reads all three.
 //!
@@ -39,7 +39,7 @@
 //! strictly ascending, a score this position can have). A truncated, corrupted or
 //! wrong-board file is an error, never a wrong score.
 //!
-//! A shard ([`generate`] with a shard of `K > 1`) holds one deterministic share of
+//! A shard (`generate` with a shard of `K > 1`) holds one deterministic share of
 //! the deepest layer only; [`generate::merge`] turns `K` shards into a book.
 
 mod generate;
@@ -68,7 +68,7 @@ use crate::position::Board;
 /// The first 8 bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"c4book\n\0";
 /// The version of the sorted-entry format (shards); whole books are written as
-/// [`v2::VERSION`].
+/// `v2::VERSION`.
 pub const VERSION: u16 = 1;
 /// Bytes of the header.
 pub const HEADER_BYTES: usize = 32;
@@ -207,7 +207,7 @@ impl StoneCounts {
 pub enum Format {
     /// Version 1: sorted (key, score) entries.
     V1,
-    /// Version 2: a minimal perfect hash per layer and packed scores ([`v2`]).
+    /// Version 2: a minimal perfect hash per layer and packed scores (`v2`).
     V2,
     /// A compact shard ([`shard`]), held in memory as version 1.
     CompactShard,

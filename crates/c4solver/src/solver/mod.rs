@@ -27,11 +27,11 @@ use crate::table::shared::Layout;
 use crate::table::{CompactTable, Narrow, SharedTable, TableError, TableStats, UpperTable, Wide};
 pub use known::KnownScores;
 pub use parallel::Helper;
+use parallel::JOIN_AFTER;
 #[cfg(feature = "research")]
 pub use parallel::TeamSearch;
 #[cfg(not(feature = "research"))]
 use parallel::TeamSearch;
-use parallel::JOIN_AFTER;
 use reference::Reference;
 #[cfg(feature = "research")]
 pub use research::{DepthKind, ReplaceKind, TableKind};
@@ -108,7 +108,7 @@ pub struct Config {
     /// search runs on the calling thread alone, exactly as it always did. With
     /// more, the tuned search over the compact table runs on the calling thread and
     /// `threads - 1` helper threads the solver keeps, sharing one table of
-    /// `table_mb` megabytes (see [`parallel`]); the reference search, the other
+    /// `table_mb` megabytes (see `parallel`); the reference search, the other
     /// table designs and statistics stay on one thread.
     pub threads: usize,
 }
@@ -558,7 +558,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Has the kernel map and zero the tables' memory now rather than at each
     /// page's first use by a search (the content is kept): `bench` calls it before
     /// its clock starts, so that small sets time their searches, not the first
-    /// touches of fresh memory ([`crate::table::Table::prefault`]).
+    /// touches of fresh memory (`crate::table::Table::prefault`).
     pub fn prefault(&mut self) {
         match &mut self.engine {
             Engine::Reference(r) => r.prefault(),

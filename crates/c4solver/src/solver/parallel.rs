@@ -214,7 +214,7 @@ where
     T: Share + Debug + Send + Sync + 'static,
 {
     /// A search over `handle`'s table with `helpers` threads of its own, which
-    /// join each search after `delay` ([`JOIN_AFTER`] is the solver's choice).
+    /// join each search after `delay` (`JOIN_AFTER` is the solver's choice).
     /// Other threads can join through [`TeamSearch::helper`].
     ///
     /// # Errors
@@ -311,7 +311,7 @@ where
     }
 
     /// Faults the shared table and this thread's near table in now
-    /// ([`Table::prefault`](crate::table::Table::prefault); the helpers' near
+    /// (`Table::prefault`; the helpers' near
     /// tables are faulted as they are used). No search is running, as for
     /// [`TeamSearch::clear`].
     pub fn prefault(&mut self) {

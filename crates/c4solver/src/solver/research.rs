@@ -20,10 +20,10 @@ use crate::table::{
 /// What the table keeps, with its replacement policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableKind {
-    /// Upper bounds only (the tutorial's): [`UpperTable`] with
-    /// [`ReplaceKind::Always`], a [`BoundTable`] in upper-only mode otherwise.
+    /// Upper bounds only (the tutorial's): `UpperTable` with
+    /// [`ReplaceKind::Always`], a `BoundTable` in upper-only mode otherwise.
     Upper(ReplaceKind),
-    /// Upper, lower and exact bounds with the best move: a [`BoundTable`].
+    /// Upper, lower and exact bounds with the best move: a `BoundTable`.
     Bounds(ReplaceKind),
     /// One upper or lower bound in 4 bytes, two entries per set (the bigger
     /// search's result and the newest other): the tuned search's [`CompactTable`],
@@ -59,7 +59,7 @@ impl TableKind {
     }
 }
 
-/// The table's replacement policy (see [`crate::table::replace`]).
+/// The table's replacement policy (see `crate::table::replace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ReplaceKind {
     /// Always replace (the tutorial's).

@@ -72,7 +72,7 @@ impl StopFlag {
     }
 
     /// Whether a search that has explored `nodes` nodes should stop now: it reads
-    /// the flag only every [`POLL_INTERVAL`] nodes.
+    /// the flag only every `POLL_INTERVAL` nodes.
     #[inline]
     pub fn poll(&self, nodes: u64) -> bool {
         nodes & (POLL_INTERVAL - 1) == 0 && self.is_stopped()

@@ -57,7 +57,7 @@ pub(crate) const NEAR_EMPTY: i32 = 16;
 pub(crate) const NEAR_TABLE_MB: usize = 2;
 
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
-/// [`Profile`] (without it the counting is compiled out).
+/// `Profile` (without it the counting is compiled out).
 #[derive(Clone, Debug)]
 pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE: bool = false> {
     table: T,
@@ -369,8 +369,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Nodes with at least this many stones use the near table.
     const NEAR_FROM: i32 = Self::CELLS - NEAR_EMPTY;
 
-    /// A solver using `table` for the nodes with more than [`NEAR_EMPTY`] empty
-    /// cells, and a [`NearTable`] of its own for the others.
+    /// A solver using `table` for the nodes with more than `NEAR_EMPTY` empty
+    /// cells, and a `NearTable` of its own for the others.
     pub fn new(table: T) -> Self {
         Tuned {
             table,
@@ -387,7 +387,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     }
 
     /// Makes this search one of several threads on one root (Lazy SMP over a shared
-    /// table): while a helper is in ([`Busy::shared`]), in the first `BUSY_PLIES`
+    /// table): while a helper is in (`Busy::shared`), in the first `BUSY_PLIES`
     /// (16) plies below the root it marks the nodes it is searching in `busy`, and
     /// searches last the children another thread has marked (but never a node's
     /// first move: ABDADA's eldest brother), including a child another thread
@@ -400,7 +400,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.busy = Some(busy);
     }
 
-    /// Makes the search poll `flag` (every [`crate::solver::stop::POLL_INTERVAL`]
+    /// Makes the search poll `flag` (every `crate::solver::stop::POLL_INTERVAL`
     /// nodes) and stop when it is set.
     pub fn set_stop_flag(&mut self, flag: StopFlag) {
         self.stop = flag;
@@ -418,7 +418,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         &self.profile
     }
 
-    /// Starts a new [`Profile`].
+    /// Starts a new `Profile`.
     #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     pub fn reset_profile(&mut self) {
         *self.profile = Profile::default();
@@ -436,7 +436,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.clear_near();
     }
 
-    /// Faults the memory of both tables in now ([`Table::prefault`]).
+    /// Faults the memory of both tables in now (`Table::prefault`).
     pub fn prefault(&mut self) {
         self.table.prefault();
         if let Some(near) = &mut self.near {

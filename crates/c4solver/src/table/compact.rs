@@ -234,7 +234,7 @@ impl CompactTable {
     }
 
     /// Records `score` as a `bound` for `key`, from a search whose
-    /// [`super::work_depth`] was `work` (see the module documentation for where it
+    /// `super::work_depth` was `work` (see the module documentation for where it
     /// goes).
     ///
     /// Precondition: `key` below the key bound the table was built for (the

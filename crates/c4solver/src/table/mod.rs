@@ -40,8 +40,8 @@ pub(crate) use memory::Slots;
 pub(crate) use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 #[cfg(feature = "research")]
 pub use shared::Layout;
-pub use shared::{Narrow, SharedTable};
 pub(crate) use shared::Share;
+pub use shared::{Narrow, SharedTable};
 pub use stats::TableStats;
 pub(crate) use upper::UpperTable;
 pub use wide::Wide;

@@ -87,7 +87,7 @@ pub trait Layout: Send + Sync + Debug + 'static {
     #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
     const ENTRIES: usize;
     /// Whether the table wants the work of each search as the store's depth
-    /// ([`Table::DEPTH_IS_WORK`]).
+    /// (`Table::DEPTH_IS_WORK`).
     const DEPTH_IS_WORK: bool;
     /// Whether `len` slots keep every key below `key_bound` exact.
     fn exact(len: u64, key_bound: u128) -> bool;
@@ -168,7 +168,7 @@ struct Storage<L: Layout> {
 /// The shared table: one handle per thread, all on the same memory (see the
 /// module documentation).
 ///
-/// [`Share::share`] gives another thread a handle on the same slots; `clone`
+/// `Share::share` gives another thread a handle on the same slots; `clone`
 /// copies the table, like every other table's `clone`, so that a cloned solver
 /// never shares its table by accident.
 #[derive(Debug)]
@@ -359,7 +359,7 @@ impl<L: Layout> SharedTable<L> {
     }
 
     /// Records `score` as a `bound` for `key`, from a search whose
-    /// [`super::work_depth`] was `work` (the layout decides where it goes).
+    /// `super::work_depth` was `work` (the layout decides where it goes).
     ///
     /// Precondition: `key` below the key bound (`debug_assert!`ed).
     #[inline]
