@@ -304,7 +304,7 @@ pub struct Solution {
     pub time: Duration,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Engine<const W: usize, const H: usize> {
     Reference(Reference<W, H, UpperTable>),
     /// The tuned search with its compact table.
@@ -327,7 +327,8 @@ trait TeamEngine<const W: usize, const H: usize>: std::fmt::Debug + Send {
     fn stopped(&self) -> bool;
     fn helper(&self) -> Helper;
     fn threads(&self) -> usize;
-    fn clone_box(&self) -> Box<dyn TeamEngine<W, H>>;
+    /// The same search with a table of its own, empty, and threads of its own.
+    fn try_clone(&self) -> Result<Box<dyn TeamEngine<W, H>>, TableError>;
 }
 
 /// A [`TeamSearch`] over a shared table of layout `L`, with its configuration.
@@ -360,15 +361,8 @@ impl<const W: usize, const H: usize, L: Layout> TeamEngine<W, H> for TeamBox<W, 
     fn threads(&self) -> usize {
         self.search.threads()
     }
-    fn clone_box(&self) -> Box<dyn TeamEngine<W, H>> {
-        // A clone gets a table of its own, empty, and threads of its own.
-        team::<W, H>(&self.config, self.helpers).expect("the table was allocated before")
-    }
-}
-
-impl<const W: usize, const H: usize> Clone for Box<dyn TeamEngine<W, H>> {
-    fn clone(&self) -> Self {
-        self.clone_box()
+    fn try_clone(&self) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
+        team::<W, H>(&self.config, self.helpers)
     }
 }
 
@@ -409,7 +403,7 @@ fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
 /// [`Solver::set_book`]), it asks them first and answers what they know with no
 /// search (a search from a deeper position never reaches a book's positions, so
 /// they are asked once, before the search).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Solver<const W: usize, const H: usize> {
     config: Config,
     engine: Engine<W, H>,
@@ -453,11 +447,27 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             SolverKind::Tuned
                 if Self::STANDARD && config.threads <= 1 && narrow_fits::<W, H>(mb) =>
             {
-                Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(mb)?))
+                Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(mb)?)?)
             }
             SolverKind::Tuned => Engine::Team(team::<W, H>(&config, config.threads.max(1) - 1)?),
         };
         Ok(Self::with_engine(config, engine))
+    }
+
+    /// Another solver of the same configuration, known scores and stop flag, with
+    /// a table of its own (empty) and threads of its own.
+    ///
+    /// # Errors
+    /// As [`Solver::new`]: the new table or threads cannot be had.
+    pub fn try_clone(&self) -> Result<Self, TableError> {
+        let engine = match &self.engine {
+            Engine::Team(t) => Engine::Team(t.try_clone()?),
+            _ => Self::new(self.config)?.engine,
+        };
+        let mut copy = Self::with_engine(self.config, engine);
+        copy.set_known_scores(self.known.clone());
+        copy.set_stop_flag(self.stop.clone());
+        Ok(copy)
     }
 
     /// Whether this is the 7x6 board, whose one-thread tuned search has its own
@@ -833,7 +843,7 @@ mod tests {
                 assert_eq!(s.helper().is_some(), shared);
                 assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, -15);
                 assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, -1);
-                let mut copy = s.clone();
+                let mut copy = s.try_clone().unwrap();
                 assert_eq!(copy.solve(&p, Mode::Strong).unwrap().score, -15);
             }
         }

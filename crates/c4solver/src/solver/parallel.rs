@@ -95,6 +95,13 @@ where
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// One more thread's search over the shared table, with a near table of its own.
+    fn searcher(&self) -> Result<Tuned<W, H, T>, TableError> {
+        let mut t = Tuned::<W, H, T>::new(self.handle.share())?;
+        t.set_busy(self.busy.clone());
+        Ok(t)
+    }
+
     /// Joins the running search once it is `delay` old (waiting for that unless it
     /// ends first) and searches with it until it ends; with `wait`, first waits for
     /// a search to start. Returns false if there was nothing to join (or the team
@@ -124,11 +131,13 @@ where
         st.active += 1;
         drop(st);
         let spare = self.spares.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut tuned = spare.unwrap_or_else(|| {
-            let mut t = Tuned::<W, H, T>::new(self.handle.share());
-            t.set_busy(self.busy.clone());
-            t
-        });
+        let Some(mut tuned) = spare.or_else(|| self.searcher().ok()) else {
+            // No near table for one more thread: it does not join (the team's
+            // own threads each have theirs, made when the team was built).
+            self.lock().active -= 1;
+            self.changed.notify_all();
+            return false;
+        };
         // A new root: nothing of the last one's deepest nodes is kept (they would
         // be true bounds still, but each root starts from empty tables).
         tuned.clear_near();
@@ -236,7 +245,13 @@ where
             }),
             changed: Condvar::new(),
         });
-        let mut own = Tuned::new(handle);
+        // Each helper's near table now, so that a table that cannot be had is this
+        // error rather than a helper that never joins.
+        let spares: Vec<Tuned<W, H, T>> = (0..helpers)
+            .map(|_| team.searcher())
+            .collect::<Result<_, _>>()?;
+        *team.spares.lock().unwrap_or_else(|e| e.into_inner()) = spares;
+        let mut own = Tuned::new(handle)?;
         own.set_busy(team.busy.clone());
         let mut search = TeamSearch {
             team,

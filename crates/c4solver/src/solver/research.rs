@@ -227,11 +227,11 @@ pub(super) fn engine<const W: usize, const H: usize>(
     let mb = config.table_mb;
     Ok(match config.table() {
         TableKind::Compact if narrow_fits::<W, H>(mb) => {
-            boxed(CompactTable::for_board::<W, H>(mb)?, config)
+            boxed(CompactTable::for_board::<W, H>(mb)?, config)?
         }
-        TableKind::Compact => boxed(SharedTable::<Wide>::for_board::<W, H>(mb)?, config),
+        TableKind::Compact => boxed(SharedTable::<Wide>::for_board::<W, H>(mb)?, config)?,
         TableKind::Upper(ReplaceKind::Always) => {
-            boxed(UpperTable::for_board(mb, Board::<W, H>::MIN_SCORE)?, config)
+            boxed(UpperTable::for_board(mb, Board::<W, H>::MIN_SCORE)?, config)?
         }
         TableKind::Upper(r) => packed::<W, H, true>(r, config)?,
         TableKind::Bounds(r) => packed::<W, H, false>(r, config)?,
@@ -239,16 +239,19 @@ pub(super) fn engine<const W: usize, const H: usize>(
 }
 
 /// The configured search over `table`, counting statistics if asked to.
-fn boxed<const W: usize, const H: usize, T>(table: T, config: &Config) -> Box<dyn TableSearch<W, H>>
+fn boxed<const W: usize, const H: usize, T>(
+    table: T,
+    config: &Config,
+) -> Result<Box<dyn TableSearch<W, H>>, TableError>
 where
     T: Table + Clone + std::fmt::Debug + Send + 'static,
 {
-    match (config.kind, config.research.stats) {
-        (SolverKind::Tuned, true) => Box::new(Tuned::<W, H, T, true>::new(table)),
-        (SolverKind::Tuned, false) => Box::new(Tuned::<W, H, T, false>::new(table)),
+    Ok(match (config.kind, config.research.stats) {
+        (SolverKind::Tuned, true) => Box::new(Tuned::<W, H, T, true>::new(table)?),
+        (SolverKind::Tuned, false) => Box::new(Tuned::<W, H, T, false>::new(table)?),
         (SolverKind::Reference, true) => Box::new(Reference::<W, H, T, true>::new(table)),
         (SolverKind::Reference, false) => Box::new(Reference::<W, H, T, false>::new(table)),
-    }
+    })
 }
 
 /// The configured search over a [`BoundTable`] of policy `replace`.
@@ -265,14 +268,14 @@ fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
     let (mb, bits, c) = (config.table_mb, (W * (H + 1)) as u32, config);
     use DepthKind::{Cells, Work};
     Ok(match replace {
-        ReplaceKind::Always => boxed(table::<Always, UPPER_ONLY, false>(mb, bits)?, c),
+        ReplaceKind::Always => boxed(table::<Always, UPPER_ONLY, false>(mb, bits)?, c)?,
         ReplaceKind::Depth(Cells) => {
-            boxed(table::<DepthPreferred, UPPER_ONLY, false>(mb, bits)?, c)
+            boxed(table::<DepthPreferred, UPPER_ONLY, false>(mb, bits)?, c)?
         }
-        ReplaceKind::Depth(Work) => boxed(table::<DepthPreferred, UPPER_ONLY, true>(mb, bits)?, c),
-        ReplaceKind::TwoTier(Cells) => boxed(table::<TwoTier, UPPER_ONLY, false>(mb, bits)?, c),
-        ReplaceKind::TwoTier(Work) => boxed(table::<TwoTier, UPPER_ONLY, true>(mb, bits)?, c),
-        ReplaceKind::Bucket(Cells) => boxed(table::<Bucket, UPPER_ONLY, false>(mb, bits)?, c),
-        ReplaceKind::Bucket(Work) => boxed(table::<Bucket, UPPER_ONLY, true>(mb, bits)?, c),
+        ReplaceKind::Depth(Work) => boxed(table::<DepthPreferred, UPPER_ONLY, true>(mb, bits)?, c)?,
+        ReplaceKind::TwoTier(Cells) => boxed(table::<TwoTier, UPPER_ONLY, false>(mb, bits)?, c)?,
+        ReplaceKind::TwoTier(Work) => boxed(table::<TwoTier, UPPER_ONLY, true>(mb, bits)?, c)?,
+        ReplaceKind::Bucket(Cells) => boxed(table::<Bucket, UPPER_ONLY, false>(mb, bits)?, c)?,
+        ReplaceKind::Bucket(Work) => boxed(table::<Bucket, UPPER_ONLY, true>(mb, bits)?, c)?,
     })
 }
