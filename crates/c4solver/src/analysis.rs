@@ -61,13 +61,13 @@ use std::time::Duration;
 use web_time::Instant;
 
 use crate::moves::center_first;
-use crate::position::Board;
-use crate::solver::{Mode, SolveError, Solver};
+use crate::position::{Board, Playable};
+use crate::solver::{Mode, SolveError, Solver, Stopped};
 
 /// The score of every column of one position; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Analysis<const W: usize, const H: usize> {
-    position: Board<W, H>,
+    position: Playable<W, H>,
     mode: Mode,
     scores: [Option<i32>; W],
     nodes: u64,
@@ -77,7 +77,7 @@ pub struct Analysis<const W: usize, const H: usize> {
 impl<const W: usize, const H: usize> Analysis<W, H> {
     /// The position analysed.
     pub fn position(&self) -> &Board<W, H> {
-        &self.position
+        self.position.board()
     }
 
     /// The mode of the scores: exact ([`Mode::Strong`]) or signs ([`Mode::Weak`]).
@@ -189,7 +189,7 @@ struct Root<'s, const W: usize, const H: usize> {
     solver: &'s mut Solver<W, H>,
     weak: bool,
     /// The position after each column, for the moves that need a search.
-    child: [Option<Board<W, H>>; W],
+    child: [Option<Playable<W, H>>; W],
     playable: [bool; W],
     lo: [i32; W],
     hi: [i32; W],
@@ -202,7 +202,7 @@ struct Root<'s, const W: usize, const H: usize> {
 impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     /// Bounds from the number of stones alone, and the exact score of the moves
     /// that need no search (a win at once, the last cell of the board).
-    fn new(solver: &'s mut Solver<W, H>, pos: &Board<W, H>, mode: Mode) -> Self {
+    fn new(solver: &'s mut Solver<W, H>, pos: &Playable<W, H>, mode: Mode) -> Self {
         let weak = mode == Mode::Weak;
         let squash = |v: i32| if weak { v.signum() } else { v };
         let mut root = Root {
@@ -215,7 +215,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
             rep: std::array::from_fn(|c| c),
             nodes: 0,
         };
-        if pos.mirror() == *pos {
+        if pos.mirror() == *pos.board() {
             root.rep = std::array::from_fn(|c| c.min(W - 1 - c));
         }
         for c in 0..W {
@@ -228,13 +228,14 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
                 root.hi[c] = root.lo[c];
                 continue;
             }
-            let mut child = *pos;
+            let mut child = *pos.board();
             child.play_col(c);
             // The child's score s lies in its range, and this move's score is -s.
             let (min, max) = child.score_range();
             root.lo[c] = squash(-max);
             root.hi[c] = squash(-min);
-            root.child[c] = Some(child);
+            // Not a winning move: the child holds no four.
+            root.child[c] = Some(Playable::trusted(child));
         }
         root
     }
@@ -252,8 +253,8 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
 
     /// The child's score in the window `[alpha, beta]`, as the solver answers it
     /// (exact inside, a bound at or beyond either end), with the table kept.
-    fn search(&mut self, child: &Board<W, H>, alpha: i32, beta: i32) -> Result<i32, SolveError> {
-        let s = self.solver.search_window(child, alpha, beta)?;
+    fn search(&mut self, child: &Playable<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        let s = self.solver.search_window_playable(child, alpha, beta)?;
         self.nodes += s.nodes;
         Ok(s.score)
     }
@@ -261,7 +262,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     /// Whether column `c` scores at least `v`, narrowing its bounds.
     ///
     /// Precondition: `c` is playable.
-    fn at_least(&mut self, c: usize, v: i32) -> Result<bool, SolveError> {
+    fn at_least(&mut self, c: usize, v: i32) -> Result<bool, Stopped> {
         debug_assert!(self.playable[c]);
         let c = self.rep[c];
         if self.lo[c] >= v {
@@ -287,7 +288,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     /// Column `c`'s exact score (its sign in weak mode).
     ///
     /// Precondition: `c` is playable.
-    fn exact(&mut self, c: usize) -> Result<i32, SolveError> {
+    fn exact(&mut self, c: usize) -> Result<i32, Stopped> {
         debug_assert!(self.playable[c]);
         let c = self.rep[c];
         if self.lo[c] < self.hi[c] {
@@ -304,7 +305,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     }
 
     /// Every column's exact score.
-    fn all_exact(&mut self) -> Result<[Option<i32>; W], SolveError> {
+    fn all_exact(&mut self) -> Result<[Option<i32>; W], Stopped> {
         for c in center_first::<W>() {
             if self.playable[c] {
                 self.exact(c)?;
@@ -319,7 +320,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     /// little search as that takes: the known scores first, then one child in full,
     /// then a null-window test per other child, and an exact score only for a move
     /// that beats the best so far. `None` on a full board.
-    fn within(&mut self, margin: i32) -> Result<Option<(i32, Vec<usize>)>, SolveError> {
+    fn within(&mut self, margin: i32) -> Result<Option<(i32, Vec<usize>)>, Stopped> {
         let playable: Vec<usize> = center_first::<W>()
             .into_iter()
             .filter(|&c| self.playable[c])
@@ -360,9 +361,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`SolveError::GameOver`] if a side already holds four in a row,
     /// [`SolveError::Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
     pub fn analyze(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Analysis<W, H>, SolveError> {
-        if pos.has_four() {
-            return Err(SolveError::GameOver);
-        }
+        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        Ok(self.analyze_playable(&pos, mode)?)
+    }
+
+    /// [`Solver::analyze`] of a position known to be playable.
+    ///
+    /// # Errors
+    /// [`Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
+    pub fn analyze_playable(
+        &mut self,
+        pos: &Playable<W, H>,
+        mode: Mode,
+    ) -> Result<Analysis<W, H>, Stopped> {
         self.begin_position();
         let start = Instant::now();
         let mut root = Root::new(self, pos, mode);
@@ -395,12 +406,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         margin: i32,
     ) -> Result<Choice, SolveError> {
         debug_assert!(margin >= 0);
-        if pos.has_four() {
-            return Err(SolveError::GameOver);
-        }
+        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
         self.begin_position();
         let start = Instant::now();
-        let mut root = Root::new(self, pos, mode);
+        let mut root = Root::new(self, &pos, mode);
         let (score, columns) = root.within(margin)?.unwrap_or((0, Vec::new()));
         Ok(Choice {
             score,
@@ -455,9 +464,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         pos: &Board<W, H>,
         mode: Mode,
     ) -> Result<Variation, SolveError> {
-        if pos.has_four() {
-            return Err(SolveError::GameOver);
-        }
+        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
         self.begin_position();
         let start = Instant::now();
         let half = (W * H / 2) as i32;
@@ -465,12 +472,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             Mode::Strong => (-half, half),
             Mode::Weak => (-1, 1),
         };
-        let root = self.search_window(pos, alpha, beta)?;
+        let root = self.search_window_playable(&pos, alpha, beta)?;
         let score = match mode {
             Mode::Strong => root.score,
             Mode::Weak => root.score.signum(),
         };
-        let (moves, nodes) = self.line(pos, mode, score)?;
+        let (moves, nodes) = self.line(&pos, mode, score)?;
         Ok(Variation {
             moves,
             score,
@@ -484,11 +491,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// found: cheaper than starting afresh.
     ///
     /// # Errors
-    /// [`SolveError::Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
+    /// [`Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
     pub fn principal_variation_of(
         &mut self,
         analysis: &Analysis<W, H>,
-    ) -> Result<Variation, SolveError> {
+    ) -> Result<Variation, Stopped> {
         let start = Instant::now();
         let score = analysis.score();
         let (moves, nodes) = self.line(&analysis.position, analysis.mode, score)?;
@@ -504,10 +511,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// `score`, and the nodes it took; the table is kept.
     fn line(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Playable<W, H>,
         mode: Mode,
         score: i32,
-    ) -> Result<(Vec<usize>, u64), SolveError> {
+    ) -> Result<(Vec<usize>, u64), Stopped> {
         let mut pos = *pos;
         let mut score = score;
         let mut moves = Vec::with_capacity(W * H - pos.moves_played());
@@ -532,7 +539,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             if pos.is_winning_move(c) {
                 break;
             }
-            pos.play_col(c);
+            // Not a winning move: the position stays playable.
+            let mut next = *pos.board();
+            next.play_col(c);
+            pos = Playable::trusted(next);
             score = -score;
         }
         Ok((moves, nodes))

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::book::Book;
-use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
+use crate::solver::{Config, Mode, Solver, StopFlag};
 use crate::table::{TableError, TableStats};
 use crate::testset::TestSet;
 
@@ -201,16 +201,9 @@ pub fn run<const W: usize, const H: usize>(
                 let mut solved = 0;
                 let mut stats: Option<TableStats> = None;
                 for (i, e) in set.entries[..n].iter().enumerate() {
-                    let s = match solver.solve(&e.position, mode) {
-                        Ok(s) => s,
-                        Err(SolveError::Stopped) => {
-                            report.interrupted = true;
-                            break;
-                        }
-                        // A test-set line never holds four (parsing refuses it).
-                        Err(SolveError::GameOver) => {
-                            unreachable!("test sets hold no finished game")
-                        }
+                    let Ok(s) = solver.solve_playable(&e.position, mode) else {
+                        report.interrupted = true;
+                        break;
                     };
                     solved += 1;
                     time += s.time;

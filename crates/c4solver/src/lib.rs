@@ -127,11 +127,11 @@ pub use book::{Book, Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
 pub use input::{LineError, LineReader, MAX_LINE, Query, excerpt, parse_line, quoted};
 pub use moves::center_first;
-pub use position::{Board, MoveError, Position, StonesError, column_symbol};
+pub use position::{Board, MoveError, Playable, Position, StonesError, column_symbol};
 pub use size::{Size, SizeError};
 pub use solver::{
     Config, KnownScores, Mode, Research, Solution, SolveError, Solver, Solver7x6, SolverKind,
-    StopFlag,
+    StopFlag, Stopped,
 };
 pub use table::{TableError, TableStats};
 

@@ -55,7 +55,9 @@
 
 use std::fmt;
 
+mod playable;
 mod replay;
+pub use playable::Playable;
 pub use replay::StonesError;
 
 /// The standard board: 7 columns, 6 rows.

@@ -13,7 +13,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::position::{Board, MoveError};
+use crate::position::{MoveError, Playable};
 
 /// Stage of the game by stones on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -151,7 +151,7 @@ impl fmt::Display for Difficulty {
 /// A win with score `s` comes with the winner's `22 - s`-th stone; a draw fills the
 /// board.
 ///
-/// Precondition: the position can have `score` ([`Board::score_range`]), as every
+/// Precondition: the position can have `score` ([`Board::score_range`](crate::Board::score_range)), as every
 /// parsed test-set line does (`debug_assert!`ed).
 pub fn moves_left(stones: usize, score: i32) -> usize {
     moves_left_on(42, stones, score)
@@ -194,8 +194,8 @@ pub fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
 pub struct Entry<const W: usize = 7, const H: usize = 6> {
     /// The move string as written.
     pub moves: String,
-    /// The position it leads to.
-    pub position: Board<W, H>,
+    /// The position it leads to (parsing refuses a finished game).
+    pub position: Playable<W, H>,
     /// The expected strong score.
     pub score: i32,
 }
@@ -250,7 +250,7 @@ pub(crate) fn parse_line<const W: usize, const H: usize>(
     let score: i32 = score
         .parse()
         .map_err(|_| format!("score {score:?} is not a number"))?;
-    let position = Board::<W, H>::parse(moves).map_err(|e: MoveError| e.to_string())?;
+    let position = Playable::<W, H>::parse(moves).map_err(|e: MoveError| e.to_string())?;
     let (min, max) = position.score_range();
     if score != 0 && !(min..=max).contains(&score) {
         return Err(format!("score {score} is out of range ({min}..={max})"));

@@ -22,7 +22,7 @@ use std::time::Duration;
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
 use web_time::Instant;
 
-use crate::position::Board;
+use crate::position::{Board, Playable};
 use crate::table::shared::Layout;
 use crate::table::{CompactTable, Narrow, SharedTable, TableError, TableStats, UpperTable, Wide};
 pub use known::KnownScores;
@@ -291,6 +291,18 @@ pub enum SolveError {
     /// The solver's [`StopFlag`] was set during the search.
     #[error("the search was stopped")]
     Stopped,
+}
+
+/// The search was stopped through the solver's [`StopFlag`]: the one way a search
+/// of a [`Playable`] position can fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search was stopped")]
+pub struct Stopped;
+
+impl From<Stopped> for SolveError {
+    fn from(_: Stopped) -> Self {
+        SolveError::Stopped
+    }
 }
 
 /// The result of solving one position.
@@ -597,12 +609,22 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// built with [`Board::play_col`] may; [`Board::parse`] refuses them), and
     /// [`SolveError::Stopped`] if the [`StopFlag`] was set.
     pub fn solve(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Solution, SolveError> {
+        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        Ok(self.solve_playable(&pos, mode)?)
+    }
+
+    /// [`Solver::solve`] of a position known to be playable: the one error left
+    /// is a stop.
+    ///
+    /// # Errors
+    /// [`Stopped`] if the [`StopFlag`] was set.
+    pub fn solve_playable(&mut self, pos: &Playable<W, H>, mode: Mode) -> Result<Solution, Stopped> {
         let half = (W * H / 2) as i32;
         let (alpha, beta) = match mode {
             Mode::Strong => (-half, half),
             Mode::Weak => (-1, 1),
         };
-        let mut s = self.solve_window(pos, alpha, beta)?;
+        let mut s = self.solve_window_playable(pos, alpha, beta)?;
         // A fail-soft search may answer outside the window (a win found at once, or a
         // kept table's bounds): a weak answer is only the side of the window it fell on.
         if mode == Mode::Weak {
@@ -631,10 +653,24 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, SolveError> {
+        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        Ok(self.solve_window_playable(&pos, alpha, beta)?)
+    }
+
+    /// [`Solver::solve_window`] of a position known to be playable.
+    ///
+    /// # Panics
+    /// In debug builds, if `alpha >= beta`.
+    ///
+    /// # Errors
+    /// [`Stopped`] if the [`StopFlag`] was set.
+    pub fn solve_window_playable(
+        &mut self,
+        pos: &Playable<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Solution, Stopped> {
         debug_assert!(alpha < beta);
-        if pos.has_four() {
-            return Err(SolveError::GameOver);
-        }
         if let Some(answer) = self.known_answer(pos, alpha, beta) {
             return Ok(answer);
         }
@@ -689,10 +725,24 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, SolveError> {
+        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        Ok(self.search_window_playable(&pos, alpha, beta)?)
+    }
+
+    /// [`Solver::search_window`] of a position known to be playable.
+    ///
+    /// # Panics
+    /// In debug builds, if `alpha >= beta`.
+    ///
+    /// # Errors
+    /// [`Stopped`] if the [`StopFlag`] was set.
+    pub fn search_window_playable(
+        &mut self,
+        pos: &Playable<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Solution, Stopped> {
         debug_assert!(alpha < beta);
-        if pos.has_four() {
-            return Err(SolveError::GameOver);
-        }
         if let Some(answer) = self.known_answer(pos, alpha, beta) {
             return Ok(answer);
         }
@@ -701,7 +751,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The search of [`Solver::search_window`] once the game-over and known-score checks
     /// have been made: the engine's search over the table as it is.
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Result<Solution, SolveError> {
+    fn search(&mut self, pos: &Playable<W, H>, alpha: i32, beta: i32) -> Result<Solution, Stopped> {
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
@@ -724,7 +774,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             _ => None,
         };
         if stopped {
-            return Err(SolveError::Stopped);
+            return Err(Stopped);
         }
         Ok(Solution { score, nodes, time })
     }
