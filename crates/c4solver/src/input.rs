@@ -13,7 +13,7 @@
 //! * a line longer than [`MAX_LINE`] bytes is cut there by the reader; if the part
 //!   that was kept has no other error, the line is rejected as too long.
 
-use crate::position::{Board, MoveError};
+use crate::position::{MoveError, Playable};
 
 /// The longest line kept in full; a valid line is far shorter (42 moves and a score).
 pub const MAX_LINE: usize = 4096;
@@ -46,8 +46,9 @@ pub fn quoted(text: &str) -> String {
 pub struct Query<'a, const W: usize = 7, const H: usize = 6> {
     /// The move string (possibly empty).
     pub moves: &'a str,
-    /// The position after the moves.
-    pub position: Board<W, H>,
+    /// The position after the moves (parsing refuses a move after four in a row,
+    /// so that the game is not over).
+    pub position: Playable<W, H>,
     /// The expected score, if the line gives one.
     pub expected: Option<i32>,
 }
@@ -119,7 +120,7 @@ pub fn parse_line<const W: usize, const H: usize>(
     let moves = fields.next().unwrap_or("");
     let score = fields.next();
     let extra = fields.count();
-    let position = Board::<W, H>::parse(moves)?;
+    let position = Playable::<W, H>::parse(moves)?;
     if extra > 0 {
         return Err(LineError::TooManyFields { found: 2 + extra });
     }
