@@ -106,6 +106,7 @@
 //! ```
 
 pub mod analysis;
+mod answer;
 pub mod book;
 pub mod cpu;
 pub mod generate;
@@ -121,6 +122,7 @@ pub mod testset;
 pub mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
+pub use answer::Answer;
 pub use book::{Book, Book7x6, BookError};
 pub use position::{Board, MoveError, Position, StonesError};
 pub use size::{Size, SizeError};
