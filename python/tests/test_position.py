@@ -63,8 +63,8 @@ def test_positions_are_values_of_the_board():
     won, other = Position("1122334"), Position("2211334")
     assert won.is_won() and other.is_won() and won == other
     # Deduplicating a training set by position.
-    seen = {Position(m) for m in ["4455", "5544", "5454", "4545", "44", "4"]}
-    assert len(seen) == 3
+    seen = {Position(m) for m in ["4455", "5544", "4453", "5344", "4545", "44", "4"]}
+    assert len(seen) == 5, "4545 stacks its stones: another board"
     assert Position("4455") != "4455"
 
 
