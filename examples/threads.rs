@@ -30,7 +30,7 @@ fn main() -> anyhow::Result<()> {
         set.entries
             .into_iter()
             .take(limit)
-            .map(|e| (e.moves, e.position, Some(e.score)))
+            .map(|e| (e.moves, e.position.into(), Some(e.score)))
             .collect()
     } else {
         vec![(what.clone(), Position::parse(&what)?, None)]

@@ -12,8 +12,9 @@ FULL_COLUMN: int
 class Position:
     """A Connect Four position (7 columns, 6 rows) and the moves that led to it.
 
-    Positions are immutable and hashable; equal positions reached by the same
-    moves compare equal.
+    Positions are immutable values of the board: two move orders that reach the
+    same board (and so the same side to move) compare equal and hash alike;
+    `moves` stays the string each was built from.
     """
 
     def __init__(self, moves: str = "") -> None:
@@ -50,13 +51,14 @@ class Position:
         cell set in both planes)."""
     def to_array(self) -> np.ndarray:
         """The board as a 6x7 int8 array, row 0 the top: 1 the first player's
-        stones, 2 the second's, 0 empty."""
+        stones, 2 the second's, 0 empty. Position.from_array(p.to_array()) == p."""
     def to_planes(self) -> np.ndarray:
         """The board as PettingZoo's 6x7x2 int8 planes: [..., 0] the side to
         move's stones, [..., 1] the other side's."""
     @property
     def moves(self) -> str:
-        """The moves played, as a string of 1-based columns."""
+        """The moves played, as a string of 1-based columns (the ones this
+        position was built from; an equal position may have others)."""
     def legal_moves(self) -> list[int]:
         """The columns (1-based) that can be played (none once the game is won)."""
     def is_won(self) -> bool:
@@ -70,8 +72,11 @@ class Position:
         """The mirror image (columns reversed)."""
     def __len__(self) -> int:
         """The number of stones on the board."""
-    def __eq__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool:
+        """Whether `other` is a Position with the same board (stones and side to
+        move), whatever the moves that reached it."""
+    def __hash__(self) -> int:
+        """The hash of the board: transpositions hash alike."""
     def __str__(self) -> str:
         """The board, top row first: x first player, o second player, . empty."""
     def __repr__(self) -> str:
@@ -111,6 +116,15 @@ class Solver:
         (None for a full column); a move that makes four at once scores
         (43 - stones) // 2, stones counted after it. The position's score is the
         best of them; the same numbers as `c4solver analyze` prints.
+        """
+    def analysis(self, position: PositionLike, weak: bool = False, pv: bool = False) -> dict[str, Any]:
+        """The whole analysis as a dict, the answer of `c4solver analyze --json`,
+        of the server's /analyze and of the page (docs/answer.md), in this order:
+        "moves" (the move string), "score" (the position's), "scores" (one per
+        column, None for a full column), "best" (the 1-based columns with the
+        top score), "book" (every score read from the opening book, no search),
+        "nodes", "time_us", and with pv=True "pv" (a line of best play, as
+        principal_variation gives it). With weak=True the scores are signs.
         """
     def best_moves(self, position: PositionLike, weak: bool = False) -> list[int]:
         """Every column (1-based, left to right) with the top score, searching only

@@ -11,13 +11,31 @@ use crate::arrays;
 use crate::value_error;
 
 /// A Connect Four position (7 columns, 6 rows) and the moves that led to it.
+/// Equal and hashed by the board alone (its stones and so the side to move): two
+/// move orders that reach the same board are one position.
 #[pyclass(module = "c4solver", eq, hash, frozen, from_py_object)]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Position {
     board: Board,
     moves: String,
     /// The 1-based index of the move that made four in a row, if any.
     won_at: Option<usize>,
+}
+
+/// The board decides: `won_at` follows from it (moves after a four are refused,
+/// so a four is the last move's) and `moves` is one of the games that reach it.
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<S: std::hash::Hasher>(&self, state: &mut S) {
+        self.board.key().hash(state);
+    }
 }
 
 impl Position {
@@ -161,7 +179,7 @@ impl Position {
     ///
     /// The board as a 6x7 int8 array, row 0 the top: 1 for the first player's
     /// stones, 2 for the second's, 0 empty. Position.from_array(p.to_array())
-    /// == p for a position from a string of moves.
+    /// == p (positions compare by their boards).
     fn to_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         arrays::numpy_int8(py, arrays::to_grid(&self.board).map(Vec::from).to_vec())
     }
@@ -283,6 +301,14 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 impl PositionArg {
+    /// The move string: as given, or the Position's.
+    pub fn moves(&self) -> String {
+        match self {
+            PositionArg::Moves(m) => m.clone(),
+            PositionArg::Position(p) => p.moves.clone(),
+        }
+    }
+
     /// The board to solve, or the command line's error.
     pub fn board(&self) -> PyResult<Board> {
         match self {

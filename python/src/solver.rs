@@ -165,6 +165,36 @@ impl Solver {
         })
     }
 
+    /// analysis(position, weak=False, pv=False) -> dict
+    ///
+    /// The whole analysis as a dict, the answer of `c4solver analyze --json`,
+    /// of the server's /analyze and of the page's WebAssembly engine (the
+    /// library's Answer, python/README.md and docs/answer.md): "moves" (the
+    /// move string), "score" (the position's), "scores" (one per column, None
+    /// for a full column), "best" (the 1-based columns with the top score),
+    /// "book" (every score read from the opening book, no search), "nodes",
+    /// "time_us", and with pv=True "pv" (a line of best play, as
+    /// principal_variation gives it). With weak=True the scores are signs.
+    /// Raises ValueError as solve does.
+    #[pyo3(signature = (position, weak = false, pv = false))]
+    fn analysis<'py>(
+        &mut self,
+        py: Python<'py>,
+        position: PositionArg,
+        weak: bool,
+        pv: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let board = position.board()?;
+        let moves = position.moves();
+        let answer = self.search(py, &board, |s| {
+            let pos = c4solver::Playable::new(board).ok_or(SolveError::GameOver)?;
+            let a = s.answer(&moves, &pos, mode(weak), pv)?;
+            let nodes = a.nodes;
+            Ok((a, nodes))
+        })?;
+        Ok(pythonize::pythonize(py, &answer)?)
+    }
+
     /// best_moves(position, weak=False) -> list[int]
     ///
     /// Every column (1-based, left to right) with the top score, searching only

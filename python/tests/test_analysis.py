@@ -1,6 +1,9 @@
 """Solver.analyze, best_moves, best_move and principal_variation: agreement with
 the command line's `c4solver analyze` and with Pascal Pons' scores, best moves
-among the top-scoring columns, lines of play that end as their score says."""
+among the top-scoring columns, lines of play that end as their score says; and
+Solver.analysis, the answer of `c4solver analyze --json` (docs/answer.md)."""
+
+import json
 
 import pytest
 
@@ -122,3 +125,53 @@ def test_best_move_refuses_a_full_board():
     with pytest.raises(ValueError, match="full"):
         Solver().best_move(FULL_DRAW)
     assert Solver().solve(FULL_DRAW) == 0
+
+
+# The positions tests/integration/answer.rs gives every surface: the empty board,
+# book positions (one with a full column), a win at once within the book's depth,
+# the 17 stones of issue 58 (two full columns), three full columns, a win at once
+# past the book.
+SURFACES = [
+    "",
+    "4455",
+    "111111",
+    "121212",
+    "77777766666633442",
+    "357764656655524426657442143123337712",
+    "4455661122112211",
+]
+
+ANSWER_KEYS = ["moves", "score", "scores", "best", "book", "nodes", "time_us"]
+
+
+def test_analysis_is_the_command_lines_answer(cli):
+    s = Solver(threads=1)
+    for weak in (False, True):
+        args = ["analyze", "--json", "--pv", "--threads", "1"] + (["--weak"] if weak else [])
+        out = cli(args, "".join(m + "\n" for m in SURFACES))
+        assert out.returncode == 0, out.stderr
+        lines = [json.loads(line) for line in out.stdout.splitlines()]
+        assert len(lines) == len(SURFACES)
+        for moves, want in zip(SURFACES, lines):
+            got = s.analysis(moves, weak=weak, pv=True)
+            assert list(got) == ANSWER_KEYS + ["pv"], got
+            for key in ["moves", "score", "scores", "best", "book", "pv"]:
+                assert got[key] == want[key], (moves, key)
+            assert got["nodes"] == s.nodes and got["time_us"] >= 0
+            # The same scores as analyze, None for a full column.
+            assert got["scores"] == s.analyze(moves, weak=weak)
+
+
+def test_analysis_fields():
+    s = Solver()
+    a = s.analysis("4455")
+    assert list(a) == ANSWER_KEYS, "pv only when asked for"
+    assert (a["score"], a["best"], a["book"], a["nodes"]) == (18, [3, 6], True, 0)
+    # A Position gives its own moves; a transposition, its own.
+    assert s.analysis(Position("5544"))["moves"] == "5544"
+    # A win at once is the rules', not the book's; 17 stones are searched.
+    assert s.analysis("121212")["book"] is False
+    deep = s.analysis("77777766666633442")
+    assert deep["book"] is False and deep["scores"][5:] == [None, None]
+    with pytest.raises(ValueError, match=r"^column 8 is out of range \(1..=7\) at move 3$"):
+        s.analysis("448")

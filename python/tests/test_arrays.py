@@ -28,11 +28,13 @@ def test_round_trips_on_10000_random_positions():
         # Another game may reach the same board: the moves can differ, the
         # board cannot, and the moves found replay to it.
         assert q.key == p.key and len(q) == len(p), p
+        assert q == p and hash(q) == hash(p), p
         assert Position(q.moves).key == p.key
         assert np.array_equal(q.to_array(), a)
         planes = p.to_planes()
         assert planes.shape == (ROWS, COLS, 2) and planes.dtype == np.int8
         assert Position.from_planes(planes).key == p.key
+        assert Position.from_planes(planes) == p
         # The other conventions: -1 for the second player, and labels swapped
         # (with as many stones each, to_move says who moved first).
         assert Position.from_array(np.where(a == 2, -1, a)).key == p.key

@@ -49,6 +49,25 @@ def test_mirror_equality_and_hashing():
     assert Position("4453").key == Position("5344").key
 
 
+def test_positions_are_values_of_the_board():
+    a, b = Position("4455"), Position("5544")
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    # Each keeps the moves it was built from.
+    assert (a.moves, b.moves) == ("4455", "5544")
+    assert repr(b) == "Position('5544')"
+    # Another board, or the same stones with the other side to move, differ.
+    assert Position("4455") != Position("4454")
+    assert Position("") != Position("4")
+    assert Position("4453").play(3) == Position("5344").play(3)
+    # A finished game equals its transposition too, and stays finished.
+    won, other = Position("1122334"), Position("2211334")
+    assert won.is_won() and other.is_won() and won == other
+    # Deduplicating a training set by position.
+    seen = {Position(m) for m in ["4455", "5544", "4453", "5344", "4545", "44", "4"]}
+    assert len(seen) == 5, "4545 stacks its stones: another board"
+    assert Position("4455") != "4455"
+
+
 def test_str_draws_the_board():
     assert str(Position("4453")) == ".......\n.......\n.......\n.......\n...o...\n..oxx..\n1234567"
     assert repr(Position("12")) == "Position('12')"

@@ -2,10 +2,10 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
-use c4solver::SolveError;
 use c4solver::bench as harness;
 use c4solver::parse_line;
-use c4solver::{Mode, Solver};
+use c4solver::{Answer, Mode, Solver};
+use serde::Serialize;
 
 use super::Outcome;
 use super::args::{AnalyzeArgs, EngineArgs};
@@ -17,6 +17,21 @@ use c4solver::batch as pool;
 
 /// What the tutorial's program prints for a column that cannot be played.
 pub const UNPLAYABLE: i32 = -1000;
+
+/// One line of `--json`: the line number, the library's [`Answer`] (its fields
+/// in its order, docs/answer.md), the expected score as written on the line (a
+/// weak run compares its sign) and whether the score matched it, and the file
+/// the line comes from.
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    line: usize,
+    #[serde(flatten)]
+    answer: &'a Answer,
+    expected: Option<i32>,
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+}
 
 /// Analyses every line of the files (or stdin), one line per worker (as `solve`
 /// does), printing the answers in input order.
@@ -101,28 +116,9 @@ pub fn answer<const W: usize, const H: usize>(
             return Some((item, Outcome::BadInput));
         }
     };
-    let unfinished = |e| match e {
-        SolveError::Stopped => None,
-        SolveError::GameOver => unreachable!("parsed positions never hold four"),
-    };
-    let analysis = match solver.analyze(&q.position, mode) {
-        Ok(a) => a,
-        Err(e) => return unfinished(e),
-    };
-    let (mut nodes, mut time) = (analysis.nodes(), analysis.time());
-    let pv = if args.pv {
-        match solver.principal_variation_of(&analysis) {
-            Ok(line) => {
-                nodes += line.nodes();
-                time += line.time();
-                Some(line.to_string())
-            }
-            Err(e) => return unfinished(e),
-        }
-    } else {
-        None
-    };
-    let score = analysis.score();
+    // Parsed lines hold playable positions: a stop is the one way to fail.
+    let answer = solver.answer(q.moves, &q.position, mode, args.pv).ok()?;
+    let score = answer.score;
     let mut outcome = Outcome::Ok;
     let want = q.expected.map(|e| harness::expected(mode, e));
     let ok = want.is_none_or(|w| w == score);
@@ -136,37 +132,27 @@ pub fn answer<const W: usize, const H: usize>(
             want.unwrap_or_default()
         ));
     }
-    let scores = analysis.scores();
     item.out = Some(if args.json {
-        let best: Vec<usize> = analysis.best_moves().iter().map(|c| c + 1).collect();
-        let mut v = serde_json::json!({
-            "line": line.number,
-            "moves": q.moves,
-            "scores": scores.to_vec(),
-            "best": best,
-            "score": score,
-            "nodes": nodes,
-            "time_us": time.as_micros(),
-            // As written on the line: a weak run compares its sign.
-            "expected": q.expected,
-            "ok": ok,
-        });
-        if let Some(pv) = pv {
-            v["pv"] = pv.into();
-        }
-        if let Some(f) = file {
-            v["file"] = f.into();
-        }
-        format!("{v}\n")
+        let json = JsonLine {
+            line: line.number,
+            answer: &answer,
+            expected: q.expected,
+            ok,
+            file: file.as_deref(),
+        };
+        format!(
+            "{}\n",
+            serde_json::to_string(&json).expect("an answer serializes")
+        )
     } else {
         let mut text = q.moves.to_string();
-        for s in scores {
+        for s in &answer.scores {
             text.push_str(&format!(" {}", s.unwrap_or(UNPLAYABLE)));
         }
-        if let Some(pv) = pv {
+        if let Some(pv) = &answer.pv {
             // A full board has no move left: `-` keeps the field there.
             text.push(' ');
-            text.push_str(if pv.is_empty() { "-" } else { &pv });
+            text.push_str(if pv.is_empty() { "-" } else { pv });
         }
         text.push('\n');
         text

@@ -7,6 +7,7 @@ mod common;
 
 mod analysis;
 mod analyze;
+mod answer;
 mod book;
 mod book_cli;
 mod book_generate;

@@ -14,9 +14,9 @@
 //! assert_eq!(json, r#"{"pos":"4455","score":[-4,-3,18,2,2,18,-3]}"#);
 //! ```
 
-use c4solver::parse_line;
-use c4solver::{Analysis, Board, Book7x6, Config, Mode, Solver7x6};
-use serde_json::{Value, json};
+use c4solver::parse_pos;
+use c4solver::{Answer, Book7x6, Config, Mode, Solver7x6};
+use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 /// The 8-stone book: every position of up to 8 stones, one entry per mirror pair
@@ -70,54 +70,29 @@ impl Engine {
     /// The online solver's answer for `moves` (the columns played, 1-based):
     /// `{"pos": moves, "score": [one per column]}`, 100 for a full column.
     pub fn solve(&mut self, moves: &str) -> Result<String, String> {
-        let (moves, analysis) = self.analysis(moves, false)?;
-        let score: Vec<i32> = analysis
-            .scores()
+        let answer = self.answer(moves, false, false)?;
+        let score: Vec<i32> = answer
+            .scores
             .iter()
             .map(|s| s.unwrap_or(FULL_COLUMN))
             .collect();
-        Ok(json!({ "pos": moves, "score": score }).to_string())
+        Ok(json!({ "pos": answer.moves, "score": score }).to_string())
     }
 
-    /// The answer of `c4solver analyze --json` (and of the server's `/analyze`):
-    /// the position's score, each column's (`null` for a full one), the best
-    /// columns, nodes, microseconds, whether the book answered, and with `pv` the
-    /// line of best play. `weak` gives only each score's sign.
+    /// The library's [`Answer`] as JSON, the answer of `c4solver analyze --json`
+    /// and of the server's `/analyze` (docs/answer.md): the position's score, each
+    /// column's (`null` for a full one), the best columns, whether the book gave
+    /// every score, nodes, microseconds, and with `pv` the line of best play.
+    /// `weak` gives only each score's sign.
     pub fn analyze(&mut self, moves: &str, weak: bool, pv: bool) -> Result<String, String> {
-        let (moves, analysis) = self.analysis(moves, weak)?;
-        let mut nodes = analysis.nodes();
-        let mut time = analysis.time();
-        let line = if pv {
-            let line = self
-                .solver
-                .principal_variation_of(&analysis)
-                .map_err(|e| e.to_string())?;
-            nodes += line.nodes();
-            time += line.time();
-            Some(line.to_string())
-        } else {
-            None
-        };
-        let best: Vec<usize> = analysis.best_moves().iter().map(|c| c + 1).collect();
-        let mut v: Value = json!({
-            "moves": moves,
-            "scores": analysis.scores().to_vec(),
-            "best": best,
-            "score": analysis.score(),
-            "nodes": nodes,
-            "time_us": time.as_micros() as u64,
-            "book": nodes == 0,
-        });
-        if let Some(line) = line {
-            v["pv"] = line.into();
-        }
-        Ok(v.to_string())
+        let answer = self.answer(moves, weak, pv)?;
+        serde_json::to_string(&answer).map_err(|e| e.to_string())
     }
 
     /// The answer of `c4solver --json` (solve): the position's score alone, with
     /// nodes and microseconds (`weak`: only its sign).
     pub fn score(&mut self, moves: &str, weak: bool) -> Result<String, String> {
-        let query = parse_line::<7, 6>(moves.as_bytes(), false).map_err(|e| e.to_string())?;
+        let query = parse_pos::<7, 6>(moves.as_bytes()).map_err(|e| e.to_string())?;
         let mode = if weak { Mode::Weak } else { Mode::Strong };
         let s = self
             .solver
@@ -141,12 +116,13 @@ impl Engine {
 }
 
 impl Engine {
-    /// Parses `moves` as the command line does and analyzes the position.
-    fn analysis(&mut self, moves: &str, weak: bool) -> Result<(String, Analysis<7, 6>), String> {
-        let query = parse_line::<7, 6>(moves.as_bytes(), false).map_err(|e| e.to_string())?;
-        let pos: Board<7, 6> = query.position;
+    /// Parses `moves` as the server parses its `pos` (the command line's rules,
+    /// and no second field: the same message on both pages) and answers it.
+    fn answer(&mut self, moves: &str, weak: bool, pv: bool) -> Result<Answer, String> {
+        let query = parse_pos::<7, 6>(moves.as_bytes()).map_err(|e| e.to_string())?;
         let mode = if weak { Mode::Weak } else { Mode::Strong };
-        let analysis = self.solver.analyze(&pos, mode).map_err(|e| e.to_string())?;
-        Ok((query.moves.to_string(), analysis))
+        self.solver
+            .answer(query.moves, &query.position, mode, pv)
+            .map_err(|e| e.to_string())
     }
 }

@@ -70,6 +70,7 @@ pub struct Analysis<const W: usize, const H: usize> {
     position: Playable<W, H>,
     mode: Mode,
     scores: [Option<i32>; W],
+    book: bool,
     nodes: u64,
     time: Duration,
 }
@@ -110,6 +111,14 @@ impl<const W: usize, const H: usize> Analysis<W, H> {
         center_first::<W>()
             .into_iter()
             .find(|&c| self.scores[c] == Some(top))
+    }
+
+    /// Whether every column's score was read from the solver's
+    /// [`KnownScores`](crate::KnownScores) (its opening book) with no search. A
+    /// move that wins at once is scored by the rules, not the book: a position
+    /// with one is `false`, and so is a full board (no score at all).
+    pub fn book(&self) -> bool {
+        self.book
     }
 
     /// Nodes explored by every search of the analysis.
@@ -196,6 +205,10 @@ struct Root<'s, const W: usize, const H: usize> {
     /// The column whose score stands for this one's: itself, or in a position that
     /// is its own mirror image, the left one of the mirror pair.
     rep: [usize; W],
+    /// Columns (by `rep`) whose child the known scores answered at least once.
+    read: [bool; W],
+    /// Columns (by `rep`) whose child went to the search at least once.
+    searched: [bool; W],
     nodes: u64,
 }
 
@@ -213,6 +226,8 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
             lo: [0; W],
             hi: [0; W],
             rep: std::array::from_fn(|c| c),
+            read: [false; W],
+            searched: [false; W],
             nodes: 0,
         };
         if pos.mirror() == *pos.board() {
@@ -251,12 +266,38 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
         (self.lo[c] == self.hi[c]).then_some(self.lo[c])
     }
 
-    /// The child's score in the window `[alpha, beta]`, as the solver answers it
-    /// (exact inside, a bound at or beyond either end), with the table kept.
-    fn search(&mut self, child: &Playable<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+    /// The score of column `c`'s child in the window `[alpha, beta]`, as the
+    /// solver answers it (exact inside, a bound at or beyond either end), with the
+    /// table kept; notes whether the known scores answered it or a search did.
+    fn search(
+        &mut self,
+        c: usize,
+        child: &Playable<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
+        // Asked here as well as by the solver, to tell a book answer from a
+        // search (a miss costs one lookup before a search).
+        let known = self
+            .solver
+            .known_scores()
+            .and_then(|k| k.known_score(child));
+        if let Some(score) = known {
+            self.read[c] = true;
+            return Ok(score.clamp(alpha, beta));
+        }
+        self.searched[c] = true;
         let s = self.solver.search_window_playable(child, alpha, beta)?;
         self.nodes += s.nodes;
         Ok(s.score)
+    }
+
+    /// Whether every playable column's score was read from the known scores,
+    /// none searched nor scored by the rules (false with no playable column).
+    fn all_read(&self) -> bool {
+        let mut playable = (0..W).filter(|&c| self.playable[c]).peekable();
+        playable.peek().is_some()
+            && playable.all(|c| self.read[self.rep[c]] && !self.searched[self.rep[c]])
     }
 
     /// Whether column `c` scores at least `v`, narrowing its bounds.
@@ -273,7 +314,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
         }
         let child = self.child[c].expect("a move with unknown score has a child");
         // score(c) = -s, so score(c) >= v exactly when s <= -v: one null window.
-        let r = self.search(&child, -v, -v + 1)?;
+        let r = self.search(c, &child, -v, -v + 1)?;
         if r <= -v {
             // s <= r: score(c) >= -r.
             self.lo[c] = self.lo[c].max(self.squash(-r));
@@ -297,7 +338,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
             // that end (a fail-low answer is an upper bound, and the lower bound is
             // known), inside it is exact.
             let (alpha, beta) = (-self.hi[c], -self.lo[c]);
-            let r = self.search(&child, alpha, beta)?.clamp(alpha, beta);
+            let r = self.search(c, &child, alpha, beta)?.clamp(alpha, beta);
             self.lo[c] = self.squash(-r);
             self.hi[c] = self.lo[c];
         }
@@ -382,6 +423,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             position: *pos,
             mode,
             scores,
+            book: root.all_read(),
             nodes: root.nodes,
             time: start.elapsed(),
         })

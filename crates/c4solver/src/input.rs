@@ -157,6 +157,36 @@ pub fn parse_line<const W: usize, const H: usize>(
     })
 }
 
+/// Why a position given alone (the `pos` of the server's query and of the page's
+/// address) was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PosError {
+    /// The line's own error, as [`parse_line`] gives it.
+    #[error(transparent)]
+    Line(#[from] LineError),
+    /// A second field: a position holds no expected score.
+    #[error("pos holds moves only, found a second field in {}", quoted(text))]
+    SecondField {
+        /// The whole text, as given.
+        text: String,
+    },
+}
+
+/// Parses a position given alone, as the server's `pos` and the page's: the
+/// rules of [`parse_line`], and no second field. Every surface that takes a
+/// position this way words its errors alike.
+pub fn parse_pos<const W: usize, const H: usize>(
+    bytes: &[u8],
+) -> Result<Query<'_, W, H>, PosError> {
+    let q = parse_line::<W, H>(bytes, false)?;
+    if q.expected.is_some() {
+        return Err(PosError::SecondField {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+        });
+    }
+    Ok(q)
+}
+
 /// Reads lines of at most [`MAX_LINE`] bytes, skipping the rest of longer lines,
 /// so that no input can make memory grow. A UTF-8 byte-order mark at the very start
 /// of the input (as some editors write) is skipped.
@@ -249,6 +279,20 @@ mod tests {
 
     fn parse(s: &[u8]) -> Result<Query<'_>, LineError> {
         parse_line::<7, 6>(s, false)
+    }
+
+    #[test]
+    fn a_position_alone_has_no_second_field() {
+        assert_eq!(parse_pos::<7, 6>(b" 4455 ").unwrap().moves, "4455");
+        assert_eq!(
+            parse_pos::<7, 6>(b"44 18").unwrap_err().to_string(),
+            r#"pos holds moves only, found a second field in "44 18""#
+        );
+        // The line's own errors first, in its words.
+        assert_eq!(
+            parse_pos::<7, 6>(b"48 x").unwrap_err().to_string(),
+            parse(b"48 x").unwrap_err().to_string()
+        );
     }
 
     #[test]

@@ -108,6 +108,7 @@
 #![warn(missing_docs, unreachable_pub)]
 
 mod analysis;
+mod answer;
 pub mod book;
 mod cpu;
 mod generate;
@@ -123,9 +124,12 @@ mod testset;
 mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
+pub use answer::Answer;
 pub use book::{Book, Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
-pub use input::{LineError, LineReader, MAX_LINE, Query, excerpt, parse_line, quoted};
+pub use input::{
+    LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,
+};
 pub use moves::center_first;
 pub use position::{Board, MoveError, Playable, Position, StonesError, column_symbol};
 pub use size::{Size, SizeError};

@@ -1,79 +1,99 @@
 //! What goes between the handlers, the cache and the solver threads: a parsed
-//! position, a search to run, and its answer with its two JSON forms.
+//! position, a search to run, and the library's [`Answer`] with its two JSON
+//! forms.
 
+use std::any::Any;
+use std::sync::Arc;
+
+use c4solver::Playable;
+use serde::Serialize;
 use serde_json::{Value, json};
+
+pub use c4solver::Answer;
 
 /// What the online solver's `/solve` answers for a column that cannot be played.
 pub const FULL_COLUMN: i32 = 100;
 
+/// A position parsed for the server's board, its size erased so that the
+/// handlers, the cache and the queue need no `W` and `H`; the solver threads,
+/// built for the same board, take the [`Playable`] board back ([`Position::board`]).
+#[derive(Clone)]
+pub struct Position(Arc<dyn Any + Send + Sync>);
+
+impl Position {
+    /// `board`, carried as it is.
+    pub fn new<const W: usize, const H: usize>(board: Playable<W, H>) -> Position {
+        Position(Arc::new(board))
+    }
+
+    /// The board, if it is a `W`x`H` one (always, on the server's own board).
+    pub fn board<const W: usize, const H: usize>(&self) -> Option<Playable<W, H>> {
+        self.0.downcast_ref::<Playable<W, H>>().copied()
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Position(..)")
+    }
+}
+
 /// A valid position, as the command line parsed it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Parsed {
     /// The move string (spaces around it dropped).
     pub moves: String,
     /// The position's unique key: the cache's key.
     pub key: u64,
+    /// The position itself, parsed once: the solver thread searches it.
+    pub position: Position,
 }
 
 /// One search for a solver thread.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Task {
-    /// The moves, already checked by [`super::solver::parse`].
+    /// The moves, as the answer repeats them.
     pub moves: String,
+    /// The position they reach, parsed by [`super::solver::parse`].
+    pub position: Position,
     /// Signs only (`weak=1`).
     pub weak: bool,
     /// With a line of best play (`pv=1`).
     pub pv: bool,
 }
 
-/// The analysis of one position, as `analyze --json` reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
-    /// Each column's score from the side to move, `None` for a full column.
-    pub scores: Vec<Option<i32>>,
-    /// The columns (1-based) with the top score.
-    pub best: Vec<usize>,
-    /// The position's score (the best column's; 0 on a full board).
-    pub score: i32,
-    /// Nodes the search explored (0 when the book answered).
-    pub nodes: u64,
-    /// Microseconds the search took.
-    pub time_us: u64,
-    /// The line of best play, when asked.
-    pub pv: Option<String>,
-    /// Whether the opening book scored every column (no search).
-    pub book: bool,
+/// The online solver's answer: `{"pos": MOVES, "score": [...]}`, 100 for a full
+/// column.
+pub fn solve_json(answer: &Answer, pos: &str) -> Value {
+    let score: Vec<i32> = answer
+        .scores
+        .iter()
+        .map(|s| s.unwrap_or(FULL_COLUMN))
+        .collect();
+    json!({ "pos": pos, "score": score })
 }
 
-impl Answer {
-    /// The online solver's answer: `{"pos": MOVES, "score": [...]}`, 100 for a
-    /// full column.
-    pub fn solve_json(&self, pos: &str) -> Value {
-        let score: Vec<i32> = self
-            .scores
-            .iter()
-            .map(|s| s.unwrap_or(FULL_COLUMN))
-            .collect();
-        json!({ "pos": pos, "score": score })
-    }
+/// `/analyze`'s answer: the [`Answer`]'s fields in its order (docs/answer.md),
+/// then `cached`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analyzed {
+    #[serde(flatten)]
+    answer: Answer,
+    /// The answer came from the cache (`nodes` and `time_us` are then those of
+    /// the search that found it).
+    cached: bool,
+}
 
-    /// `analyze --json`'s fields (but the line number and the expected score of
-    /// a file's line), with `book` and `cached`.
-    pub fn analyze_json(&self, moves: &str, cached: bool) -> Value {
-        let mut v = json!({
-            "moves": moves,
-            "scores": self.scores,
-            "best": self.best,
-            "score": self.score,
-            "nodes": self.nodes,
-            "time_us": self.time_us,
-            "book": self.book,
-            "cached": cached,
-        });
-        if let Some(pv) = &self.pv {
-            v["pv"] = pv.clone().into();
-        }
-        v
+/// `/analyze`'s answer for the position written `moves`: a cached answer may
+/// have been found for another move order of the same position, whose moves it
+/// holds.
+pub fn analyze_json(answer: Answer, moves: &str, cached: bool) -> Analyzed {
+    Analyzed {
+        answer: Answer {
+            moves: moves.to_string(),
+            ..answer
+        },
+        cached,
     }
 }
 
@@ -83,31 +103,41 @@ mod tests {
 
     fn answer() -> Answer {
         Answer {
+            moves: "2".into(),
             scores: vec![Some(-2), None, Some(3)],
             best: vec![3],
             score: 3,
+            book: false,
             nodes: 12,
             time_us: 5,
             pv: Some("31".into()),
-            book: false,
         }
     }
 
     #[test]
     fn solve_json_marks_full_columns_100() {
-        let v = answer().solve_json("2");
+        let v = solve_json(&answer(), "2");
         assert_eq!(v.to_string(), r#"{"pos":"2","score":[-2,100,3]}"#);
     }
 
     #[test]
-    fn analyze_json_has_the_command_lines_fields() {
-        let v = answer().analyze_json("2", true);
-        assert_eq!(v["scores"], json!([-2, null, 3]));
-        assert_eq!(v["best"], json!([3]));
-        assert_eq!(v["pv"], "31");
-        assert_eq!(v["cached"], true);
+    fn analyze_json_is_the_answer_then_cached() {
+        let text = serde_json::to_string(&analyze_json(answer(), "22", true)).unwrap();
+        assert_eq!(
+            text,
+            r#"{"moves":"22","score":3,"scores":[-2,null,3],"best":[3],"book":false,"nodes":12,"time_us":5,"pv":"31","cached":true}"#
+        );
         let mut a = answer();
         a.pv = None;
-        assert!(a.analyze_json("2", false).get("pv").is_none());
+        let text = serde_json::to_string(&analyze_json(a, "2", false)).unwrap();
+        assert!(!text.contains("pv") && text.ends_with(r#""cached":false}"#));
+    }
+
+    #[test]
+    fn a_position_comes_back_as_its_board() {
+        let board = Playable::<7, 6>::parse("4455").unwrap();
+        let p = Position::new(board);
+        assert_eq!(p.board::<7, 6>(), Some(board));
+        assert_eq!(p.board::<6, 5>(), None);
     }
 }

@@ -54,6 +54,7 @@ mod tests {
 
     fn answer(score: i32) -> Answer {
         Answer {
+            moves: String::new(),
             scores: vec![Some(score)],
             best: vec![1],
             score,

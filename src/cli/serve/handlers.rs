@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::App;
-use super::answer::{Answer, Parsed, Task};
+use super::answer::{self, Analyzed, Answer, Parsed, Task};
 use super::error::ApiError;
 use super::pool::Full;
 use super::query::{self, Params};
@@ -31,18 +31,19 @@ pub async fn solve(
         pv: false,
         ..params
     };
-    let (parsed, answer, _) = answer(&app, &strong).await?;
-    Ok(Json(answer.solve_json(&parsed.moves)))
+    let (parsed, found, _) = answer(&app, &strong).await?;
+    Ok(Json(answer::solve_json(&found, &parsed.moves)))
 }
 
-/// `GET /analyze?pos=MOVES[&weak=1][&pv=1]`: `analyze --json`'s fields.
+/// `GET /analyze?pos=MOVES[&weak=1][&pv=1]`: the library's answer (the fields
+/// of `analyze --json`, docs/answer.md) and `cached`.
 pub async fn analyze(
     State(app): State<Arc<App>>,
     RawQuery(q): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Analyzed>, ApiError> {
     let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
-    let (parsed, answer, cached) = answer(&app, &params).await?;
-    Ok(Json(answer.analyze_json(&parsed.moves, cached)))
+    let (parsed, found, cached) = answer(&app, &params).await?;
+    Ok(Json(answer::analyze_json(found, &parsed.moves, cached)))
 }
 
 /// `GET /health`: the server answers, with its board and load.
@@ -100,6 +101,7 @@ async fn answer(app: &App, params: &Params) -> Result<(Parsed, Answer, bool), Ap
     }
     let task = Task {
         moves: parsed.moves.clone(),
+        position: parsed.position.clone(),
         weak: params.weak,
         pv: params.pv,
     };

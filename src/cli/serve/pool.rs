@@ -184,6 +184,7 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(1));
             }
             (!stop.is_stopped()).then(|| Answer {
+                moves: String::new(),
                 scores: vec![Some(task.moves.len() as i32)],
                 best: vec![1],
                 score: 0,
@@ -198,6 +199,9 @@ mod tests {
     fn task(moves: &str) -> Task {
         Task {
             moves: moves.into(),
+            position: super::super::answer::Position::new(
+                c4solver::Playable::<7, 6>::parse("").unwrap(),
+            ),
             weak: false,
             pv: false,
         }

@@ -1,34 +1,28 @@
 //! Every call of `serve` into the library's solver and book: parsing a position
 //! (the command line's own parser, so that its messages are the command line's),
 //! building the solver threads' searches, and one analysis. The rest of the
-//! server knows only [`Parsed`], [`Task`] and [`Answer`].
+//! server knows only [`Parsed`], [`Task`] and the library's [`Answer`].
 
-use c4solver::SolveError;
-use c4solver::parse_line;
-use c4solver::{Board, Mode, Solver, StopFlag};
+use c4solver::parse_pos;
+use c4solver::{Mode, Solver, StopFlag};
 
-use super::answer::{Answer, Parsed, Task};
+use super::answer::{Answer, Parsed, Position, Task};
 use super::pool::Work;
 use crate::cli::args::EngineArgs;
 use crate::cli::engine;
 
 /// Parses the moves of `pos` as the command line parses a line of `analyze`,
 /// with its message on error; a second field (a `solve` line's expected score)
-/// has no place in a query.
+/// has no place in a query ([`parse_pos`], as the page's WebAssembly engine).
 ///
 /// # Errors
 /// The command line's message for the line, without its `line N: ` prefix.
 pub fn parse<const W: usize, const H: usize>(pos: &[u8]) -> Result<Parsed, String> {
-    let q = parse_line::<W, H>(pos, false).map_err(|e| e.to_string())?;
-    if q.expected.is_some() {
-        return Err(format!(
-            "pos holds moves only, found a second field in {}",
-            c4solver::quoted(&String::from_utf8_lossy(pos))
-        ));
-    }
+    let q = parse_pos::<W, H>(pos).map_err(|e| e.to_string())?;
     Ok(Parsed {
         moves: q.moves.to_string(),
         key: q.position.key(),
+        position: Position::new(q.position),
     })
 }
 
@@ -60,41 +54,10 @@ fn analyze<const W: usize, const H: usize>(
     stop: &StopFlag,
 ) -> Option<Answer> {
     solver.set_stop_flag(stop.clone());
-    let pos = Board::<W, H>::parse(&task.moves).ok()?;
+    let pos = task
+        .position
+        .board::<W, H>()
+        .expect("the server parses positions of its own board");
     let mode = if task.weak { Mode::Weak } else { Mode::Strong };
-    let stopped = |e| match e {
-        SolveError::Stopped => None::<Answer>,
-        SolveError::GameOver => unreachable!("parsed positions never hold four"),
-    };
-    let analysis = match solver.analyze(&pos, mode) {
-        Ok(a) => a,
-        Err(e) => return stopped(e),
-    };
-    let (mut nodes, mut time) = (analysis.nodes(), analysis.time());
-    let pv = if task.pv {
-        match solver.principal_variation_of(&analysis) {
-            Ok(line) => {
-                nodes += line.nodes();
-                time += line.time();
-                Some(line.to_string())
-            }
-            Err(e) => return stopped(e),
-        }
-    } else {
-        None
-    };
-    // Every child of a position with fewer stones than the book's depth is in
-    // the book: no search scored them.
-    let book = solver
-        .book()
-        .is_some_and(|b| pos.moves_played() < b.depth());
-    Some(Answer {
-        scores: analysis.scores().to_vec(),
-        best: analysis.best_moves().iter().map(|c| c + 1).collect(),
-        score: analysis.score(),
-        nodes,
-        time_us: u64::try_from(time.as_micros()).unwrap_or(u64::MAX),
-        pv,
-        book,
-    })
+    solver.answer(&task.moves, &pos, mode, task.pv).ok()
 }

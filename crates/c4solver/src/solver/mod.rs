@@ -618,7 +618,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn solve_playable(&mut self, pos: &Playable<W, H>, mode: Mode) -> Result<Solution, Stopped> {
+    pub fn solve_playable(
+        &mut self,
+        pos: &Playable<W, H>,
+        mode: Mode,
+    ) -> Result<Solution, Stopped> {
         let half = (W * H / 2) as i32;
         let (alpha, beta) = match mode {
             Mode::Strong => (-half, half),
