@@ -45,6 +45,7 @@ use web_time::Instant;
 
 use super::layers::{self, Shard, block_len};
 use super::{Book, BookError, v2};
+use crate::pool::{self, PoolError};
 use crate::position::Board;
 use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
 use crate::table::TableError;
@@ -110,6 +111,21 @@ pub enum GenerateError {
         /// One more than the largest depth.
         max: usize,
     },
+}
+
+impl From<PoolError<GenerateError>> for GenerateError {
+    /// A worker's error as it is; a thread that could not start as
+    /// [`GenerateError::Threads`].
+    fn from(e: PoolError<GenerateError>) -> Self {
+        match e {
+            PoolError::Worker(e) => e,
+            PoolError::Spawn {
+                index,
+                count,
+                error,
+            } => GenerateError::Threads(format!("thread {index} of {count}: {error}")),
+        }
+    }
 }
 
 /// What to generate.
@@ -486,50 +502,43 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             error: None,
         });
         let threads = self.options.threads.max(1);
-        let blocks: Vec<&[u64]> = todo.chunks(block_len(todo.len(), threads)).collect();
-        let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(self.solved.len());
         let total = self.plan.len();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| GenerateError::Threads(e.to_string()))?;
-        let results: Vec<Result<(), GenerateError>> = pool.broadcast(|_| {
+        let make = |_| -> Result<_, GenerateError> {
             let mut solver = Solver::<W, H>::new(config)?;
             solver.set_stop_flag(stop.clone());
-            loop {
-                let b = next.fetch_add(1, Ordering::Relaxed);
-                let Some(block) = blocks.get(b) else {
-                    return Ok(());
-                };
-                for &key in *block {
-                    // Small positions solve in fewer nodes than the search's poll
-                    // interval: look at the flag between them too.
-                    if stop.is_stopped() {
-                        return Ok(());
-                    }
-                    let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
-                    let cpu = thread_cpu();
-                    let s = match solver.solve(&pos, Mode::Strong) {
-                        Ok(s) => s,
-                        Err(SolveError::Stopped) => return Ok(()),
-                        Err(SolveError::GameOver) => unreachable!("layers hold no four"),
-                    };
-                    let record = Record {
-                        key,
-                        score: s.score,
-                        nodes: s.nodes,
-                        cpu_us: (thread_cpu() - cpu).as_micros() as u64,
-                    };
-                    let mut w = writer.lock().expect("no writer panics");
-                    if !w.append(record) {
-                        stop.stop();
-                        return Ok(());
-                    }
-                    drop(w);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Ok(solver)
+        };
+        let blocks = todo.chunks(block_len(todo.len(), threads));
+        let ran = pool::drain(threads, make, blocks, stop, |solver, _, block| {
+            for &key in block {
+                // Small positions solve in fewer nodes than the search's poll
+                // interval: look at the flag between them too.
+                if stop.is_stopped() {
+                    return false;
                 }
+                let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+                let cpu = thread_cpu();
+                let s = match solver.solve(&pos, Mode::Strong) {
+                    Ok(s) => s,
+                    Err(SolveError::Stopped) => return false,
+                    Err(SolveError::GameOver) => unreachable!("layers hold no four"),
+                };
+                let record = Record {
+                    key,
+                    score: s.score,
+                    nodes: s.nodes,
+                    cpu_us: (thread_cpu() - cpu).as_micros() as u64,
+                };
+                let mut w = writer.lock().expect("no writer panics");
+                if !w.append(record) {
+                    stop.stop();
+                    return false;
+                }
+                drop(w);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             }
+            true
         });
         let w = writer.into_inner().expect("no writer panics");
         for r in &w.records {
@@ -539,7 +548,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             return Err(self.io(e));
         }
         let _ = w.file.sync_all();
-        results.into_iter().collect()
+        Ok(ran?)
     }
 
     /// Fills the shallower layers (a whole book) and writes the output.
