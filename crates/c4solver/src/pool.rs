@@ -711,6 +711,44 @@ mod tests {
     }
 
     #[test]
+    fn drain_works_past_a_slow_item_with_a_state_per_worker() {
+        // Item 0 waits for every other item: no window holds them back.
+        let stop = StopFlag::new();
+        let others = AtomicUsize::new(0);
+        let seen = Mutex::new(Vec::new());
+        drain(
+            3,
+            |i| Ok::<_, ()>((i, 0usize)),
+            (0..100u64).map(|j| j * 10),
+            &stop,
+            |(worker, count), seq, item| {
+                assert_eq!(item, seq * 10);
+                *count += 1;
+                if seq == 0 {
+                    let start = std::time::Instant::now();
+                    while others.load(Ordering::SeqCst) < 99 {
+                        assert!(start.elapsed() < Duration::from_secs(30), "item 0 waited");
+                        std::thread::yield_now();
+                    }
+                } else {
+                    others.fetch_add(1, Ordering::SeqCst);
+                }
+                lock(&seen).push((seq, *worker));
+                true
+            },
+        )
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(
+            seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+            (0..100).collect::<Vec<_>>()
+        );
+        assert!(seen.iter().all(|s| s.1 < 3));
+        assert!(!stop.is_stopped());
+    }
+
+    #[test]
     fn a_worker_that_cannot_be_built_ends_the_run_with_its_error() {
         let stop = StopFlag::new();
         // The first one, before anything runs.

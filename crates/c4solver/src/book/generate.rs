@@ -730,6 +730,96 @@ pub fn merge<const W: usize, const H: usize>(
 mod tests {
     use super::*;
 
+    /// Lowers the soft limit on the process's address space to what it holds now
+    /// plus `extra` bytes (`None`: back to the hard limit).
+    #[cfg(target_os = "linux")]
+    fn limit_address_space(extra: Option<usize>) {
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+        let pages: u64 = statm.split_whitespace().next().unwrap().parse().unwrap();
+        // SAFETY: sysconf and getrlimit/setrlimit on a valid rlimit struct.
+        unsafe {
+            let page = libc::sysconf(libc::_SC_PAGESIZE) as u64;
+            let mut lim = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            assert_eq!(libc::getrlimit(libc::RLIMIT_AS, &mut lim), 0);
+            lim.rlim_cur = extra.map_or(lim.rlim_max, |e| pages * page + e as u64);
+            assert_eq!(libc::setrlimit(libc::RLIMIT_AS, &lim), 0);
+        }
+    }
+
+    /// Under a limit on the address space (set in a child process: it holds for
+    /// the whole process), 1,024 workers cannot all start: generation and
+    /// verification end with an error that says so, and nothing panics.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_worker_thread_that_cannot_start_is_an_error() {
+        const CHILD: &str = "C4SOLVER_TEST_NO_ROOM";
+        let name = "book::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
+        if std::env::var_os(CHILD).is_none() {
+            let out = std::process::Command::new(std::env::current_exe().unwrap())
+                .args([name, "--exact", "--nocapture", "--test-threads=1"])
+                .env(CHILD, "1")
+                .output()
+                .unwrap();
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            assert!(out.status.success(), "{stdout}{stderr}");
+            assert!(stdout.contains("both refused\n"), "{stdout}{stderr}");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("c4solver-no-room-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = Config {
+            table_mb: 1,
+            ..Config::default()
+        };
+        let options = Options {
+            depth: 8,
+            shard: Shard::WHOLE,
+            threads: 1024,
+            config,
+        };
+        let mut g = Generation::<5, 4>::open(options, &dir.join("book")).unwrap();
+        let cannot = "cannot start the worker threads: thread ";
+        let stop = StopFlag::new();
+        limit_address_space(Some(24 << 20));
+        let e = g.run(&stop, &|_, _| {}).unwrap_err();
+        limit_address_space(None);
+        assert!(e.to_string().starts_with(cannot), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with(" of 1024: not enough memory for another thread")
+        );
+        assert!(stop.is_stopped());
+        // The run can go on from its checkpoint once its threads can start.
+        let two = Options {
+            threads: 2,
+            ..options
+        };
+        let mut again = Generation::<5, 4>::open(two, &dir.join("book")).unwrap();
+        let total = again.total();
+        assert!(again.done() < total);
+        match again.run(&StopFlag::new(), &|_, _| {}).unwrap() {
+            Outcome::Finished(s) => assert_eq!(s.solved, total),
+            other => panic!("{other:?}"),
+        }
+        let layer = &layers::layers::<5, 4>(8)[8];
+        let entries: Vec<(u64, i32)> = layer.iter().map(|&k| (k, 0)).collect();
+        let stop = StopFlag::new();
+        limit_address_space(Some(24 << 20));
+        let e = super::super::verify::resolve::<5, 4>(&entries, config, 1024, &stop, &|_| {})
+            .unwrap_err();
+        limit_address_space(None);
+        assert!(e.to_string().starts_with(cannot), "{e}");
+        assert!(stop.is_stopped());
+        let _ = std::fs::remove_dir_all(&dir);
+        println!("both refused");
+    }
+
     #[test]
     fn records_round_trip_and_damage_shows() {
         let r = Record {
