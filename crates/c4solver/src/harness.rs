@@ -1,11 +1,13 @@
 //! The benchmark harness: runs test sets through solver configurations, checks
 //! every score and builds the tutorial's tables (mean time, mean nodes, K pos/s).
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::book::Book;
+use crate::pool::{self, FromIter, PoolError, Worker};
 use crate::solver::{Config, Mode, Solver, StopFlag};
 use crate::table::{TableError, TableStats};
 use crate::testset::TestSet;
@@ -168,14 +170,15 @@ fn mismatch<const W: usize, const H: usize>(
 /// if `None`.
 ///
 /// `limit` keeps only the first positions of each set. `tick` is called once per
-/// position solved (for a progress bar). Setting `stop` ends the run within a
-/// fraction of a millisecond, even inside a long search: the report then holds the
-/// rows finished so far, a last row for the positions of the interrupted set that
-/// were solved (if any), and `interrupted` is set.
+/// position solved, in order (for a progress bar). Setting `stop` ends the run
+/// within a fraction of a millisecond, even inside a long search: the report then
+/// holds the rows finished so far, a last row for the positions of the
+/// interrupted set that were solved (if any), and `interrupted` is set.
 ///
 /// # Errors
 /// A configuration whose table cannot be built (check them first with
-/// [`Config::check`] to fail before any work is done).
+/// [`Config::check`] to fail before any work is done), or a worker thread that
+/// cannot start.
 pub fn run<const W: usize, const H: usize>(
     setups: &[Setup],
     book: Option<&Book<W, H>>,
@@ -183,77 +186,15 @@ pub fn run<const W: usize, const H: usize>(
     sets: &[TestSet<W, H>],
     limit: Option<usize>,
     stop: &StopFlag,
-    mut tick: impl FnMut(),
+    tick: impl FnMut() + Send,
 ) -> Result<Report, TableError> {
-    let mut report = Report::default();
-    for &mode in modes {
-        for setup in setups {
-            let config = &setup.config;
-            let mut solver = setup.solver(book)?;
-            solver.set_stop_flag(stop.clone());
-            // Fresh memory is mapped and zeroed before the clock starts.
-            solver.prefault();
-            for set in sets {
-                let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
-                let mut time = Duration::ZERO;
-                let mut nodes = 0u64;
-                let mut mismatches = 0;
-                let mut solved = 0;
-                let mut stats: Option<TableStats> = None;
-                for (i, e) in set.entries[..n].iter().enumerate() {
-                    let Ok(s) = solver.solve_playable(&e.position, mode) else {
-                        report.interrupted = true;
-                        break;
-                    };
-                    solved += 1;
-                    time += s.time;
-                    nodes += s.nodes;
-                    if let Some(st) = solver.last_stats() {
-                        stats.get_or_insert_with(TableStats::default).add(&st);
-                    }
-                    if let Some(m) = mismatch(setup, mode, set, i, s.score) {
-                        mismatches += 1;
-                        report.mismatches.push(m);
-                    }
-                    tick();
-                }
-                if solved > 0 {
-                    let secs = time.as_secs_f64();
-                    let count = solved as f64;
-                    report.rows.push(Row {
-                        solver: solver_name(setup),
-                        config: config.label(),
-                        default_table: config.is_default_table(),
-                        mode: mode_name(mode),
-                        set: set.name.clone(),
-                        positions: solved,
-                        planned: n,
-                        mean_time_s: secs / count,
-                        mean_nodes: nodes as f64 / count,
-                        total_nodes: nodes,
-                        kpos_per_s: if secs > 0.0 {
-                            nodes as f64 / secs / 1000.0
-                        } else {
-                            0.0
-                        },
-                        mismatches,
-                        stats,
-                        threads: 1,
-                    });
-                }
-                if report.interrupted {
-                    return Ok(report);
-                }
-            }
-        }
-    }
-    Ok(report)
+    run_threads(setups, book, modes, sets, limit, stop, 1, tick)
 }
 
-/// [`run`] with `threads` workers per set, each with its own solver of the setup's
-/// configuration (whose `table_mb` is each worker's), solving one position at a
-/// time: the rows then give throughput (see [`Row::threads`]). Node counts and
-/// scores are those of [`run`]; `tick` is called from the workers.
+/// [`run`] with `threads` workers per set ([`pool::run`]), each with its own
+/// solver of the setup's configuration (whose `table_mb` is each worker's),
+/// solving one position at a time: with more than one, the rows give throughput
+/// (see [`Row::threads`]). Node counts and scores are those of [`run`].
 ///
 /// # Errors
 /// As [`run`].
@@ -266,113 +207,139 @@ pub fn run_threads<const W: usize, const H: usize>(
     limit: Option<usize>,
     stop: &StopFlag,
     threads: usize,
-    tick: impl Fn() + Sync,
+    mut tick: impl FnMut() + Send,
 ) -> Result<Report, TableError> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    if threads <= 1 {
-        return run(setups, book, modes, sets, limit, stop, tick);
-    }
     let mut report = Report::default();
     for &mode in modes {
         for setup in setups {
-            let config = &setup.config;
-            let mut solvers = (0..threads)
+            // Every worker's solver, its fresh memory mapped and zeroed, before
+            // the clock starts.
+            let solvers = (0..threads.max(1))
                 .map(|_| {
                     let mut s = setup.solver(book)?;
                     s.set_stop_flag(stop.clone());
-                    // As in `run`: fresh memory is faulted in before the clock.
                     s.prefault();
-                    Ok(s)
+                    Ok(Mutex::new(s))
                 })
                 .collect::<Result<Vec<_>, TableError>>()?;
             for set in sets {
-                let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
-                let next = AtomicUsize::new(0);
-                // (index, answer, nodes, stats) of every position solved.
-                let done = Mutex::new(Vec::with_capacity(n));
-                let start = web_time::Instant::now();
-                // Set if a worker thread cannot start: the others stop after their
-                // position.
-                let abort = std::sync::atomic::AtomicBool::new(false);
-                std::thread::scope(|scope| {
-                    for solver in &mut solvers {
-                        let (next, done, tick, abort) = (&next, &done, &tick, &abort);
-                        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                            loop {
-                                let i = next.fetch_add(1, Ordering::Relaxed);
-                                if i >= n || abort.load(Ordering::Relaxed) {
-                                    break;
-                                }
-                                match solver.solve(&set.entries[i].position, mode) {
-                                    Ok(s) => {
-                                        let st = solver.last_stats();
-                                        done.lock()
-                                            .unwrap_or_else(|e| e.into_inner())
-                                            .push((i, s.score, s.nodes, st));
-                                        tick();
-                                    }
-                                    Err(_) => break,
-                                }
-                            }
-                        });
-                        if let Err(e) = spawned {
-                            abort.store(true, Ordering::Relaxed);
-                            return Err(TableError::Threads {
-                                count: threads,
-                                reason: e.to_string(),
-                            });
-                        }
-                    }
-                    Ok(())
-                })?;
-                let wall = start.elapsed().as_secs_f64();
-                let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-                done.sort_by_key(|d| d.0);
-                let solved = done.len();
-                report.interrupted |= solved < n;
-                let mut nodes = 0;
-                let mut mismatches = 0;
-                let mut stats: Option<TableStats> = None;
-                for &(i, got, nd, st) in &done {
-                    nodes += nd;
-                    if let Some(st) = st {
-                        stats.get_or_insert_with(TableStats::default).add(&st);
-                    }
-                    if let Some(m) = mismatch(setup, mode, set, i, got) {
-                        mismatches += 1;
-                        report.mismatches.push(m);
-                    }
-                }
-                if solved > 0 {
-                    report.rows.push(Row {
-                        solver: solver_name(setup),
-                        config: config.label(),
-                        default_table: config.is_default_table(),
-                        mode: mode_name(mode),
-                        set: set.name.clone(),
-                        positions: solved,
-                        planned: n,
-                        mean_time_s: wall / solved as f64,
-                        mean_nodes: nodes as f64 / solved as f64,
-                        total_nodes: nodes,
-                        kpos_per_s: if wall > 0.0 {
-                            nodes as f64 / wall / 1000.0
-                        } else {
-                            0.0
-                        },
-                        mismatches,
-                        stats,
-                        threads,
-                    });
-                }
-                if report.interrupted {
+                let run = Run {
+                    setup,
+                    mode,
+                    set,
+                    stop,
+                };
+                let (row, interrupted) =
+                    run.set(limit, &solvers, &mut report.mismatches, &mut tick)?;
+                report.rows.extend(row);
+                if interrupted {
+                    report.interrupted = true;
                     return Ok(report);
                 }
             }
         }
     }
     Ok(report)
+}
+
+/// One set in one mode through one setup.
+struct Run<'a, const W: usize, const H: usize> {
+    setup: &'a Setup,
+    mode: Mode,
+    set: &'a TestSet<W, H>,
+    stop: &'a StopFlag,
+}
+
+impl<const W: usize, const H: usize> Run<'_, W, H> {
+    /// Solves the first `limit` positions of the set with one worker per solver
+    /// (each locks only its own), adding the wrong answers to `mismatches` in
+    /// position order: the row of the positions solved (none if none were), and
+    /// whether a stop cut the set short.
+    fn set(
+        &self,
+        limit: Option<usize>,
+        solvers: &[Mutex<Solver<W, H>>],
+        mismatches: &mut Vec<Mismatch>,
+        tick: &mut (impl FnMut() + Send),
+    ) -> Result<(Option<Row>, bool), TableError> {
+        let (setup, mode, set) = (self.setup, self.mode, self.set);
+        let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
+        let threads = solvers.len();
+        let mut time = Duration::ZERO;
+        let mut nodes = 0u64;
+        let mut wrong = 0;
+        let mut solved = 0;
+        let mut stats: Option<TableStats> = None;
+        let start = web_time::Instant::now();
+        pool::run(
+            threads,
+            |i| {
+                Ok(Worker {
+                    state: i,
+                    helper: None,
+                })
+            },
+            FromIter(set.entries[..n].iter()),
+            threads,
+            self.stop,
+            |&mut i, _, e| {
+                let mut solver = solvers[i].lock().unwrap_or_else(|e| e.into_inner());
+                let s = solver.solve_playable(&e.position, mode).ok()?;
+                Some((s, solver.last_stats()))
+            },
+            |i, (s, st)| {
+                solved += 1;
+                time += s.time;
+                nodes += s.nodes;
+                if let Some(st) = st {
+                    stats.get_or_insert_with(TableStats::default).add(&st);
+                }
+                if let Some(m) = mismatch(setup, mode, set, i as usize, s.score) {
+                    wrong += 1;
+                    mismatches.push(m);
+                }
+                tick();
+                true
+            },
+        )
+        .map_err(|e| match e {
+            PoolError::Worker(e) => e,
+            PoolError::Spawn { count, error, .. } => TableError::Threads {
+                count,
+                reason: error.to_string(),
+            },
+        })?;
+        // One thread: the searches' own time; more: the set's wall time.
+        let secs = if threads == 1 {
+            time.as_secs_f64()
+        } else {
+            start.elapsed().as_secs_f64()
+        };
+        let row = (solved > 0).then(|| {
+            let count = solved as f64;
+            Row {
+                solver: solver_name(setup),
+                config: setup.config.label(),
+                default_table: setup.config.is_default_table(),
+                mode: mode_name(mode),
+                set: set.name.clone(),
+                positions: solved,
+                planned: n,
+                mean_time_s: secs / count,
+                mean_nodes: nodes as f64 / count,
+                total_nodes: nodes,
+                kpos_per_s: if secs > 0.0 {
+                    nodes as f64 / secs / 1000.0
+                } else {
+                    0.0
+                },
+                mismatches: wrong,
+                stats,
+                threads,
+            }
+        });
+        Ok((row, solved < n))
+    }
 }
 
 /// The tutorial's name for a test set file (`Test_L3_R1` is End-Easy), if known.
@@ -613,6 +580,71 @@ fn capitalize(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first `n` positions of a bundled test set (the workspace's testsets/).
+    fn bundled(name: &str, n: usize) -> TestSet {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testsets")
+            .join(name);
+        let mut set = TestSet::read(&path).unwrap();
+        set.entries.truncate(n);
+        set
+    }
+
+    #[test]
+    fn two_workers_give_the_scores_and_nodes_of_one() {
+        let setups = [Setup::from(Config {
+            table_mb: 4,
+            ..Config::default()
+        })];
+        let modes = [Mode::Strong, Mode::Weak];
+        let sets = [bundled("end-easy", 60), bundled("middle-easy", 40)];
+        let run = |sets: &[TestSet], threads| {
+            let mut ticks = 0;
+            let report = run_threads(
+                &setups,
+                None,
+                &modes,
+                sets,
+                None,
+                &StopFlag::new(),
+                threads,
+                || ticks += 1,
+            )
+            .unwrap();
+            assert!(!report.interrupted);
+            assert_eq!(ticks, 2 * 100);
+            report
+        };
+        let (one, two) = (run(&sets, 1), run(&sets, 2));
+        assert_eq!(one.rows.len(), 4);
+        for (a, b) in one.rows.iter().zip(&two.rows) {
+            assert_eq!((a.threads, b.threads), (1, 2));
+            assert_eq!((&a.set, a.mode, a.positions), (&b.set, b.mode, b.positions));
+            assert!(a.total_nodes > 0);
+            assert_eq!(a.total_nodes, b.total_nodes, "{} {}", a.set, a.mode);
+            assert_eq!((a.mismatches, b.mismatches), (0, 0));
+        }
+        // Every strong answer, in position order: expected scores that no
+        // position has make each one a mismatch, which shows what the solver said
+        // (in weak mode, those of the positions that do not win).
+        let mut wrong = sets.clone();
+        for e in wrong.iter_mut().flat_map(|s| s.entries.iter_mut()) {
+            e.score = 1000;
+        }
+        let said = |r: &Report| -> Vec<_> {
+            r.mismatches
+                .iter()
+                .map(|m| (m.mode, m.set.clone(), m.index, m.got))
+                .collect()
+        };
+        let (one, two) = (run(&wrong, 1), run(&wrong, 2));
+        let strong = one.mismatches.iter().filter(|m| m.mode == "strong").count();
+        assert_eq!(strong, 100);
+        assert_eq!(said(&one), said(&two));
+        let first: Vec<usize> = one.mismatches[..60].iter().map(|m| m.index).collect();
+        assert_eq!(first, (1..=60).collect::<Vec<_>>());
+    }
 
     #[test]
     fn four_significant_digits() {

@@ -31,6 +31,10 @@
 //!   the first unfinished one; later results are dropped.
 //! * **Failures.** A worker state that cannot be built, or a thread that cannot
 //!   start, sets `stop` and is the run's error ([`PoolError`]); nothing panics.
+//!
+//! [`drain`] is the same pool for a list of work with no results to put in order
+//! (book generation and verification): no window, and no worker joins another's
+//! search, so that each job's node count is one solver's.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -146,7 +150,7 @@ struct Source<Q> {
 
 /// Results waiting for their turn, and the delivery function.
 struct Order<R, D> {
-    /// The next job to deliver.
+    /// The next job to deliver (results delivered, when they have no order).
     next: u64,
     pending: BTreeMap<u64, R>,
     /// False once `deliver` said stop: later results are dropped.
@@ -168,7 +172,9 @@ struct Pool<'a, S, Q, R, D, E, M, F> {
     started: AtomicUsize,
     /// The first failure, which ended the run.
     failure: Mutex<Option<PoolError<E>>>,
-    window: u64,
+    /// The most jobs taken past the next one to deliver; `None`: no bound, and
+    /// each result is delivered as soon as it is finished (in any order).
+    window: Option<u64>,
     stop: &'a StopFlag,
     make: M,
     work: F,
@@ -218,6 +224,67 @@ where
     D: FnMut(u64, R) -> bool + Send,
     E: Send,
 {
+    let window = Some(window.max(workers.max(1)) as u64);
+    start_pool(workers, make, jobs, window, stop, work, deliver)
+}
+
+/// Runs `work(state, seq, item)` on every item of `items` (`seq` is the item's
+/// index) with up to `workers` threads, each with a state that `make(index)`
+/// builds, started as in [`run`] (the first state built on the calling thread,
+/// before anything runs). The items are taken in order, and finish in any order:
+/// a slow one holds back no other. `work` returns false when `stop` interrupted
+/// it: that worker then takes no more items. No worker joins another's search.
+///
+/// # Errors
+/// As [`run`]: the first state that `make` could not build, or the first thread
+/// that could not start; `stop` is set then.
+pub(crate) fn drain<S, I, E>(
+    workers: usize,
+    make: impl Fn(usize) -> Result<S, E> + Sync,
+    items: I,
+    stop: &StopFlag,
+    work: impl Fn(&mut S, u64, I::Item) -> bool + Sync,
+) -> Result<(), PoolError<E>>
+where
+    S: Send,
+    I: IntoIterator,
+    I::IntoIter: Send,
+    I::Item: Send,
+    E: Send,
+{
+    start_pool(
+        workers,
+        |i| {
+            make(i).map(|state| Worker {
+                state,
+                helper: None,
+            })
+        },
+        FromIter(items.into_iter()),
+        None,
+        stop,
+        |state, seq, item| work(state, seq, item).then_some(()),
+        |_, ()| true,
+    )
+}
+
+/// [`run`] with its window, or none ([`drain`]).
+fn start_pool<S, Q, R, D, E>(
+    workers: usize,
+    make: impl Fn(usize) -> Result<Worker<S>, E> + Sync,
+    jobs: Q,
+    window: Option<u64>,
+    stop: &StopFlag,
+    work: impl Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
+    deliver: D,
+) -> Result<(), PoolError<E>>
+where
+    S: Send,
+    Q: Jobs,
+    R: Send,
+    D: FnMut(u64, R) -> bool + Send,
+    E: Send,
+{
     let n = workers.max(1);
     let first = make(0).map_err(PoolError::Worker)?;
     let pool = Pool {
@@ -238,7 +305,7 @@ where
         working: AtomicUsize::new(1),
         started: AtomicUsize::new(1),
         failure: Mutex::new(None),
-        window: window.max(n) as u64,
+        window,
         stop,
         make,
         work,
@@ -367,8 +434,9 @@ where
             return false;
         }
         let before = o.next;
-        // The usual case, one worker or jobs of even length: it is next already.
-        let mut ready = if seq == o.next {
+        // The usual case, one worker or jobs of even length: it is next already
+        // (or results have no order).
+        let mut ready = if seq == o.next || self.window.is_none() {
             Some(result)
         } else {
             o.pending.insert(seq, result);
@@ -376,11 +444,15 @@ where
         };
         loop {
             let next = o.next;
-            let Some(r) = ready.take().or_else(|| o.pending.remove(&next)) else {
-                break;
+            let (seq, r) = match ready.take() {
+                Some(r) => (seq, r),
+                None => match o.pending.remove(&next) {
+                    Some(r) => (next, r),
+                    None => break,
+                },
             };
             o.next += 1;
-            if !(o.deliver)(next, r) {
+            if !(o.deliver)(seq, r) {
                 o.open = false;
                 o.pending.clear();
                 self.stop.stop();
@@ -405,9 +477,9 @@ where
             if src.ended {
                 return None;
             }
-            {
+            if let Some(window) = self.window {
                 let mut o = lock(&self.order);
-                if src.next_seq >= o.next + self.window {
+                if src.next_seq >= o.next + window {
                     drop(src);
                     o.waiting += 1;
                     let mut o = self
@@ -636,6 +708,44 @@ mod tests {
         )
         .unwrap();
         assert_eq!(built.load(Ordering::SeqCst), 5);
+    }
+
+    #[test]
+    fn drain_works_past_a_slow_item_with_a_state_per_worker() {
+        // Item 0 waits for every other item: no window holds them back.
+        let stop = StopFlag::new();
+        let others = AtomicUsize::new(0);
+        let seen = Mutex::new(Vec::new());
+        drain(
+            3,
+            |i| Ok::<_, ()>((i, 0usize)),
+            (0..100u64).map(|j| j * 10),
+            &stop,
+            |(worker, count), seq, item| {
+                assert_eq!(item, seq * 10);
+                *count += 1;
+                if seq == 0 {
+                    let start = std::time::Instant::now();
+                    while others.load(Ordering::SeqCst) < 99 {
+                        assert!(start.elapsed() < Duration::from_secs(30), "item 0 waited");
+                        std::thread::yield_now();
+                    }
+                } else {
+                    others.fetch_add(1, Ordering::SeqCst);
+                }
+                lock(&seen).push((seq, *worker));
+                true
+            },
+        )
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(
+            seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+            (0..100).collect::<Vec<_>>()
+        );
+        assert!(seen.iter().all(|s| s.1 < 3));
+        assert!(!stop.is_stopped());
     }
 
     #[test]

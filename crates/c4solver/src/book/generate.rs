@@ -45,8 +45,9 @@ use web_time::Instant;
 
 use super::layers::{self, Shard, block_len};
 use super::{Book, BookError, v2};
-use crate::position::Board;
-use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
+use crate::pool::{self, PoolError};
+use crate::position::{Board, Playable};
+use crate::solver::{Config, Mode, Solver, StopFlag};
 use crate::table::TableError;
 
 const MAGIC: [u8; 8] = *b"c4ckpt\n\0";
@@ -110,6 +111,21 @@ pub enum GenerateError {
         /// One more than the largest depth.
         max: usize,
     },
+}
+
+impl From<PoolError<GenerateError>> for GenerateError {
+    /// A worker's error as it is; a thread that could not start as
+    /// [`GenerateError::Threads`].
+    fn from(e: PoolError<GenerateError>) -> Self {
+        match e {
+            PoolError::Worker(e) => e,
+            PoolError::Spawn {
+                index,
+                count,
+                error,
+            } => GenerateError::Threads(format!("thread {index} of {count}: {error}")),
+        }
+    }
 }
 
 /// What to generate.
@@ -486,50 +502,42 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             error: None,
         });
         let threads = self.options.threads.max(1);
-        let blocks: Vec<&[u64]> = todo.chunks(block_len(todo.len(), threads)).collect();
-        let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(self.solved.len());
         let total = self.plan.len();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| GenerateError::Threads(e.to_string()))?;
-        let results: Vec<Result<(), GenerateError>> = pool.broadcast(|_| {
+        let make = |_| -> Result<_, GenerateError> {
             let mut solver = Solver::<W, H>::new(config)?;
             solver.set_stop_flag(stop.clone());
-            loop {
-                let b = next.fetch_add(1, Ordering::Relaxed);
-                let Some(block) = blocks.get(b) else {
-                    return Ok(());
-                };
-                for &key in *block {
-                    // Small positions solve in fewer nodes than the search's poll
-                    // interval: look at the flag between them too.
-                    if stop.is_stopped() {
-                        return Ok(());
-                    }
-                    let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
-                    let cpu = thread_cpu();
-                    let s = match solver.solve(&pos, Mode::Strong) {
-                        Ok(s) => s,
-                        Err(SolveError::Stopped) => return Ok(()),
-                        Err(SolveError::GameOver) => unreachable!("layers hold no four"),
-                    };
-                    let record = Record {
-                        key,
-                        score: s.score,
-                        nodes: s.nodes,
-                        cpu_us: (thread_cpu() - cpu).as_micros() as u64,
-                    };
-                    let mut w = writer.lock().expect("no writer panics");
-                    if !w.append(record) {
-                        stop.stop();
-                        return Ok(());
-                    }
-                    drop(w);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Ok(solver)
+        };
+        let blocks = todo.chunks(block_len(todo.len(), threads));
+        let ran = pool::drain(threads, make, blocks, stop, |solver, _, block| {
+            for &key in block {
+                // Small positions solve in fewer nodes than the search's poll
+                // interval: look at the flag between them too.
+                if stop.is_stopped() {
+                    return false;
                 }
+                // A layer holds the keys of positions nobody has won.
+                let pos = Playable::<W, H>::from_key(key).expect("a layer holds playable keys");
+                let cpu = thread_cpu();
+                let Ok(s) = solver.solve_playable(&pos, Mode::Strong) else {
+                    return false;
+                };
+                let record = Record {
+                    key,
+                    score: s.score,
+                    nodes: s.nodes,
+                    cpu_us: (thread_cpu() - cpu).as_micros() as u64,
+                };
+                let mut w = writer.lock().expect("no writer panics");
+                if !w.append(record) {
+                    stop.stop();
+                    return false;
+                }
+                drop(w);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             }
+            true
         });
         let w = writer.into_inner().expect("no writer panics");
         for r in &w.records {
@@ -539,7 +547,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             return Err(self.io(e));
         }
         let _ = w.file.sync_all();
-        results.into_iter().collect()
+        Ok(ran?)
     }
 
     /// Fills the shallower layers (a whole book) and writes the output.
@@ -720,6 +728,96 @@ pub fn merge<const W: usize, const H: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lowers the soft limit on the process's address space to what it holds now
+    /// plus `extra` bytes (`None`: back to the hard limit).
+    #[cfg(target_os = "linux")]
+    fn limit_address_space(extra: Option<usize>) {
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+        let pages: u64 = statm.split_whitespace().next().unwrap().parse().unwrap();
+        // SAFETY: sysconf and getrlimit/setrlimit on a valid rlimit struct.
+        unsafe {
+            let page = libc::sysconf(libc::_SC_PAGESIZE) as u64;
+            let mut lim = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            assert_eq!(libc::getrlimit(libc::RLIMIT_AS, &mut lim), 0);
+            lim.rlim_cur = extra.map_or(lim.rlim_max, |e| pages * page + e as u64);
+            assert_eq!(libc::setrlimit(libc::RLIMIT_AS, &lim), 0);
+        }
+    }
+
+    /// Under a limit on the address space (set in a child process: it holds for
+    /// the whole process), 1,024 workers cannot all start: generation and
+    /// verification end with an error that says so, and nothing panics.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_worker_thread_that_cannot_start_is_an_error() {
+        const CHILD: &str = "C4SOLVER_TEST_NO_ROOM";
+        let name = "book::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
+        if std::env::var_os(CHILD).is_none() {
+            let out = std::process::Command::new(std::env::current_exe().unwrap())
+                .args([name, "--exact", "--nocapture", "--test-threads=1"])
+                .env(CHILD, "1")
+                .output()
+                .unwrap();
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            assert!(out.status.success(), "{stdout}{stderr}");
+            assert!(stdout.contains("both refused\n"), "{stdout}{stderr}");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("c4solver-no-room-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = Config {
+            table_mb: 1,
+            ..Config::default()
+        };
+        let options = Options {
+            depth: 8,
+            shard: Shard::WHOLE,
+            threads: 1024,
+            config,
+        };
+        let mut g = Generation::<5, 4>::open(options, &dir.join("book")).unwrap();
+        let cannot = "cannot start the worker threads: thread ";
+        let stop = StopFlag::new();
+        limit_address_space(Some(24 << 20));
+        let e = g.run(&stop, &|_, _| {}).unwrap_err();
+        limit_address_space(None);
+        assert!(e.to_string().starts_with(cannot), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with(" of 1024: not enough memory for another thread")
+        );
+        assert!(stop.is_stopped());
+        // The run can go on from its checkpoint once its threads can start.
+        let two = Options {
+            threads: 2,
+            ..options
+        };
+        let mut again = Generation::<5, 4>::open(two, &dir.join("book")).unwrap();
+        let total = again.total();
+        assert!(again.done() < total);
+        match again.run(&StopFlag::new(), &|_, _| {}).unwrap() {
+            Outcome::Finished(s) => assert_eq!(s.solved, total),
+            other => panic!("{other:?}"),
+        }
+        let layer = &layers::layers::<5, 4>(8)[8];
+        let entries: Vec<(u64, i32)> = layer.iter().map(|&k| (k, 0)).collect();
+        let stop = StopFlag::new();
+        limit_address_space(Some(24 << 20));
+        let e = super::super::verify::resolve::<5, 4>(&entries, config, 1024, &stop, &|_| {})
+            .unwrap_err();
+        limit_address_space(None);
+        assert!(e.to_string().starts_with(cannot), "{e}");
+        assert!(stop.is_stopped());
+        let _ = std::fs::remove_dir_all(&dir);
+        println!("both refused");
+    }
 
     #[test]
     fn records_round_trip_and_damage_shows() {

@@ -2,16 +2,15 @@
 //! other (every entry above the deepest layer is the best of its moves), and a
 //! random sample of entries against a book-free solve.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::generate::GenerateError;
 use super::{Book, layers};
-use crate::position::Board;
-use crate::solver::{Config, Mode, SolveError, Solver, StopFlag};
+use crate::pool;
+use crate::position::{Board, Playable};
+use crate::solver::{Config, Mode, Solver, StopFlag, Stopped};
 
 /// An entry whose score disagrees with another answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,35 +141,33 @@ pub fn resolve<const W: usize, const H: usize>(
     each: &(dyn Fn(Checked) + Sync),
 ) -> Result<(), GenerateError> {
     config.check::<W, H>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| GenerateError::Threads(e.to_string()))?;
-    let next = AtomicUsize::new(0);
-    let results: Vec<Result<(), GenerateError>> = pool.broadcast(|_| {
+    let make = |_| -> Result<_, GenerateError> {
         let mut solver = Solver::<W, H>::new(config)?;
         solver.set_stop_flag(stop.clone());
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(key, book)) = entries.get(index) else {
-                return Ok(());
-            };
-            if stop.is_stopped() {
-                return Ok(());
+        Ok(solver)
+    };
+    pool::drain(
+        threads,
+        make,
+        entries,
+        stop,
+        |solver, index, &(key, book)| {
+            // A book is checked whole when read: its keys are of playable positions.
+            let pos = Playable::<W, H>::from_key(key).expect("a checked book holds playable keys");
+            match solver.solve_playable(&pos, Mode::Strong) {
+                Ok(s) => {
+                    each(Checked {
+                        index: index as usize,
+                        moves: layers::moves_to::<W, H>(key).unwrap_or_default(),
+                        book,
+                        solved: s.score,
+                        nodes: s.nodes,
+                    });
+                    true
+                }
+                Err(Stopped) => false,
             }
-            let pos = Board::<W, H>::from_key(key).expect("a checked book holds keys");
-            match solver.solve(&pos, Mode::Strong) {
-                Ok(s) => each(Checked {
-                    index,
-                    moves: layers::moves_to::<W, H>(key).unwrap_or_default(),
-                    book,
-                    solved: s.score,
-                    nodes: s.nodes,
-                }),
-                Err(SolveError::Stopped) => return Ok(()),
-                Err(SolveError::GameOver) => unreachable!("a checked book holds no four"),
-            }
-        }
-    });
-    results.into_iter().collect()
+        },
+    )?;
+    Ok(())
 }
