@@ -359,6 +359,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = at_least_one)]
     pub timeout: u64,
 
+    /// Seconds a connection has to send a whole request head, counted from its
+    /// opening or from its previous answer; a silent, idle or half-sent
+    /// connection is closed after it.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = at_least_one)]
+    pub header_timeout: u64,
+
     /// No access log (one line per request on stderr: method, path, status,
     /// milliseconds).
     #[arg(short, long)]

@@ -1,7 +1,7 @@
 //! `c4solver serve` end to end: every endpoint against `c4solver analyze` on
 //! positions of the bundled sets, every bad input with its status and the
 //! command line's message, many clients at once, a client that hangs up during a
-//! long search, and SIGTERM.
+//! long search, idle and half-sent connections, and SIGTERM under load.
 
 use crate::common;
 
@@ -249,6 +249,11 @@ fn cors_health_and_the_page() {
         page.body
             .contains("<script type=\"module\" src=\"app.js\">")
     );
+    // The static build's name for the page serves it too.
+    let index = server.get("/index.html");
+    assert_eq!(index.status, 200);
+    assert_eq!(index.header("content-type"), page.header("content-type"));
+    assert_eq!(index.body, page.body);
     for (path, kind) in [
         ("/app.js", "text/javascript"),
         ("/board.js", "text/javascript"),
@@ -357,24 +362,58 @@ fn a_full_queue_is_503_with_retry_after() {
     server.wait_for("no busy thread", |h| h["busy"] == 0 && h["waiting"] == 0);
 }
 
+/// What docs/server.md promises: the process exits at most 1.7 s after SIGTERM.
+const SHUTDOWN_BOUND: Duration = Duration::from_millis(1700);
+
+/// Asks `path` on its own connection until the server is gone, with no limit
+/// on the connection's life: a hard request or a load loop.
+fn ask(addr: &str, path: &str) -> Option<common::server::Reply> {
+    let mut stream = std::net::TcpStream::connect(addr).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").ok()?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut stream, &mut bytes).ok()?;
+    (!bytes.is_empty()).then(|| common::server::parse(&bytes))
+}
+
 #[test]
-fn sigterm_ends_the_server_within_two_seconds() {
-    let mut server = Server::start(&["--threads", "1", "--no-book"]);
-    let in_flight = std::thread::spawn({
-        let addr = server.addr.clone();
-        move || {
-            let mut stream = std::net::TcpStream::connect(addr).unwrap();
-            write!(
-                stream,
-                "GET /analyze?pos= HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
-            )
-            .unwrap();
-            let mut bytes = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut stream, &mut bytes);
-            bytes
-        }
+fn sigterm_ends_the_server_within_its_bound_under_load() {
+    let mut server = Server::start(&["--threads", "2", "--no-book", "--queue", "8"]);
+    // Three hard searches (many seconds each without the book): two running,
+    // one waiting for a thread.
+    let hard: Vec<_> = ["/analyze?pos=", "/analyze?pos=4", "/analyze?pos=3"]
+        .into_iter()
+        .map(|path| {
+            let addr = server.addr.clone();
+            std::thread::spawn(move || ask(&addr, path))
+        })
+        .collect();
+    server.wait_for("three hard searches", |h| {
+        h["busy"] == 2 && h["waiting"] == 1
     });
-    server.wait_for("one busy thread", |h| h["busy"] == 1);
+    // Four clients asking cached answers as fast as they can, for at most 2,000
+    // requests each.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let easy = "/solve?pos=317125365677263145631455163157";
+    assert_eq!(server.get(easy).status, 200);
+    let load: Vec<_> = (0..4)
+        .map(|_| {
+            let (addr, done) = (server.addr.clone(), done.clone());
+            std::thread::spawn(move || {
+                let mut answered = 0;
+                while answered < 2000 && !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    match ask(&addr, easy) {
+                        Some(reply) if reply.status == 200 => answered += 1,
+                        _ => break,
+                    }
+                }
+                answered
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
     let pid = i32::try_from(server.child.id()).unwrap();
     let sent = Instant::now();
     // SAFETY: kill(2) on our own child's pid.
@@ -384,19 +423,24 @@ fn sigterm_ends_the_server_within_two_seconds() {
             break status;
         }
         assert!(
-            sent.elapsed() < Duration::from_secs(5),
-            "still running after 5 s"
+            sent.elapsed() < Duration::from_secs(10),
+            "still running after 10 s"
         );
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(5));
     };
     let took = sent.elapsed();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
     eprintln!("the server exited {took:?} after SIGTERM");
-    assert!(took < Duration::from_secs(2), "exited after {took:?}");
+    assert!(took < SHUTDOWN_BOUND, "exited after {took:?}");
     assert_eq!(status.code(), Some(143));
-    // The request in flight was answered: its search was stopped.
-    let reply = common::server::parse(&in_flight.join().unwrap());
-    assert_eq!(reply.status, 503);
-    assert_eq!(reply.json()["error"], "the server is shutting down");
+    let answered: usize = load.into_iter().map(|h| h.join().unwrap()).sum();
+    assert!(answered > 0, "the load clients were answered");
+    // The requests in flight were answered: their searches were stopped.
+    for h in hard {
+        let reply = h.join().unwrap().expect("an answer before the exit");
+        assert_eq!(reply.status, 503);
+        assert_eq!(reply.json()["error"], "the server is shutting down");
+    }
 }
 
 #[test]
@@ -438,4 +482,208 @@ fn an_address_in_use_is_refused_with_its_reason() {
         )),
         "{err}"
     );
+}
+
+/// Reads from `stream` until the server closes it (true), or the client's own
+/// 30 s read timeout passes (false).
+fn closed_by_server(mut stream: std::net::TcpStream) -> bool {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match std::io::Read::read(&mut stream, &mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[test]
+fn silent_idle_and_half_sent_connections_are_closed() {
+    let server = Server::start(&["--threads", "1", "--header-timeout", "1"]);
+    let silent = server.connect();
+    let mut half = server.connect();
+    half.write_all(b"GET /solve?pos=44").unwrap();
+    let mut headless = server.connect();
+    headless
+        .write_all(b"GET /solve?pos=4455 HTTP/1.1\r\nHost: t\r\n")
+        .unwrap();
+    // Kept alive after one answer, then idle.
+    let mut idle = server.connect();
+    idle.write_all(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        .unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8];
+        std::io::Read::read_exact(&mut idle, &mut byte).unwrap();
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 200"), "{head:?}");
+    for (what, stream) in [
+        ("silent", silent),
+        ("half a request line", half),
+        ("headers never ended", headless),
+        ("idle after an answer", idle),
+    ] {
+        assert!(closed_by_server(stream), "{what}: still open after 30 s");
+    }
+    assert_eq!(server.get("/solve?pos=4455").status, 200);
+}
+
+#[test]
+fn idle_sockets_beyond_the_file_limit_do_not_stop_the_server() {
+    let server = Server::start(&["--threads", "1", "--no-book", "--header-timeout", "1"]);
+    let pid = server.child.id();
+    // Room for 8 more connections than the server has files open now.
+    let open = std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count();
+    let room = u64::try_from(open).unwrap() + 8;
+    let limit = libc::rlimit {
+        rlim_cur: room,
+        rlim_max: room,
+    };
+    // SAFETY: prlimit(2) on our own child, with a valid rlimit and no old value.
+    let set = unsafe {
+        libc::prlimit(
+            i32::try_from(pid).unwrap(),
+            libc::RLIMIT_NOFILE,
+            &raw const limit,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(set, 0, "prlimit: {}", std::io::Error::last_os_error());
+    // Five times as many silent sockets as the server can hold at once.
+    let idle: Vec<_> = (0..40).map(|_| server.connect()).collect();
+    // Answered once the header timeout has closed enough of them.
+    let reply = server.get("/health");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["status"], "ok");
+    drop(idle);
+}
+
+#[test]
+fn every_error_is_json() {
+    let server = Server::start(&["--threads", "1", "--no-book", "--timeout", "1"]);
+    let body = "x".repeat(2000);
+    let cases = [
+        (
+            format!(
+                "GET /solve?pos=4 HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\nConnection: close\r\n\r\n{body}"
+            ),
+            413,
+            "the request body has 2000 bytes: at most 1024 are read",
+        ),
+        (
+            "GET /solve?pos=4 HTTP/1.1\r\nHost: t\r\nContent-Length: 999999999\r\nConnection: close\r\n\r\n"
+                .to_string(),
+            413,
+            "the request body has 999999999 bytes",
+        ),
+        (
+            "GET /nope HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".to_string(),
+            404,
+            "no such path /nope",
+        ),
+        (
+            "DELETE /index.html HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".to_string(),
+            405,
+            "DELETE is not allowed on /index.html",
+        ),
+        (
+            format!(
+                "GET /solve?pos={} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+                "4".repeat(5000)
+            ),
+            414,
+            "the URI has 5011 bytes",
+        ),
+        // The empty board without the book: many seconds, over --timeout 1.
+        (
+            "GET /analyze?pos= HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".to_string(),
+            503,
+            "the search took longer than --timeout 1 s",
+        ),
+    ];
+    for (request, status, message) in cases {
+        let reply = server.send(&request);
+        let line = request.lines().next().unwrap();
+        assert_eq!(reply.status, status, "{line}: {}", reply.body);
+        assert!(
+            reply
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("application/json")),
+            "{line}: {:?}",
+            reply.headers
+        );
+        let error = reply.json()["error"].as_str().unwrap().to_string();
+        assert!(error.starts_with(message), "{line}: {error}");
+    }
+}
+
+#[test]
+fn pv_and_weak_are_1_or_0_only() {
+    let server = Server::start(&["--threads", "1"]);
+    for (query, found) in [
+        ("pv=", r#""""#),
+        ("pv", r#""""#),
+        ("pv=yes", r#""yes""#),
+        ("pv=true", r#""true""#),
+        ("pv=2", r#""2""#),
+    ] {
+        let reply = server.get(&format!("/analyze?pos=4455&{query}"));
+        assert_eq!(reply.status, 400, "{query}");
+        assert_eq!(
+            reply.json(),
+            json!({ "error": format!("pv is 1 or 0, found {found}") }),
+            "{query}"
+        );
+    }
+    for query in ["weak=", "weak=yes", "weak=no"] {
+        let reply = server.get(&format!("/analyze?pos=4455&{query}"));
+        assert_eq!(reply.status, 400, "{query}");
+        assert!(
+            reply.json()["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("weak is 1 or 0, found"),
+            "{query}"
+        );
+    }
+    let on = server.get("/analyze?pos=4455&pv=1&weak=0").json();
+    assert!(on["pv"].is_string(), "{on}");
+    let off = server.get("/analyze?pos=4455&pv=0&weak=1").json();
+    assert!(off["pv"].is_null(), "{off}");
+    assert_eq!(off["score"], 1, "a weak score is a sign: {off}");
+}
+
+#[test]
+fn a_request_whose_client_hung_up_is_logged() {
+    let mut server = Server::start_with(&["--threads", "1", "--no-book"], Stdio::piped());
+    let stderr = std::io::BufReader::new(server.child.stderr.take().unwrap());
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(stderr) {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let hard = start_request(&server, "/analyze?pos=");
+    server.wait_for("one busy thread", |h| h["busy"] == 1);
+    drop(hard);
+    server.wait_for("no busy thread", |h| h["busy"] == 0);
+    let line = loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a log line for the request whose client hung up");
+        if line.starts_with("GET /analyze") {
+            break line;
+        }
+    };
+    let f: Vec<&str> = line.split(' ').collect();
+    assert_eq!(&f[..3], ["GET", "/analyze?pos=", "499"], "{line}");
+    assert!(f[3].ends_with("ms"), "{line}");
 }

@@ -3,6 +3,11 @@
 // against the command line). Usage:
 //   node drive.mjs check URL BROWSER
 //   node drive.mjs screenshots URL BROWSER OUT_DIR
+//   node drive.mjs offline SITE_DIR BROWSER   (serves the static build itself,
+//                                             then stops serving and reloads)
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
 
 const [mode, base, browserPath, outDir] = process.argv.slice(2);
@@ -84,6 +89,34 @@ async function check(browser) {
   seen.badPosError = await page.textContent("#error");
   seen.badPosBoard = await page.$$eval("svg.board", (b) => b.length);
 
+  // A long bad position: its message stays inside the panel and the viewport,
+  // on a desktop and on a phone.
+  seen.longError = [];
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const narrow = await browser.newPage({ viewport: { width, height } });
+    await narrow.goto(`${base}/?pos=${"x".repeat(3000)}`);
+    await narrow.waitForSelector("#error:not([hidden])");
+    seen.longError.push(
+      await narrow.evaluate((width) => {
+        const box = document.getElementById("error").getBoundingClientRect();
+        const panel = document.querySelector(".play").getBoundingClientRect();
+        return {
+          width,
+          left: box.left,
+          right: box.right,
+          height: box.height,
+          panelLeft: panel.left,
+          panelRight: panel.right,
+          viewportWidth: document.documentElement.clientWidth,
+          viewportHeight: window.innerHeight,
+          pageWidth: document.documentElement.scrollWidth,
+          textLength: document.getElementById("error").textContent.length,
+        };
+      }, width),
+    );
+    await narrow.close();
+  }
+
   // The book the WebAssembly solver answers from once book.c4book has arrived
   // (null for serve's page, whose client has no bookDepth).
   await page.goto(`${base}/?pos=4455`);
@@ -111,9 +144,63 @@ async function screenshots(browser) {
   return { written: 2 };
 }
 
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+};
+
+/** Serves the folder `dir` on a free loopback port. */
+async function serveDir(dir) {
+  const server = createServer(async (request, reply) => {
+    let path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+    if (path.endsWith("/")) path += "index.html";
+    try {
+      const body = await readFile(join(dir, path));
+      reply.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+      reply.end(body);
+    } catch {
+      reply.writeHead(404).end();
+    }
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  return server;
+}
+
+// The static build, loaded once with the network, then reloaded with none: the
+// service worker's cache serves the page, its modules, the .wasm and the book.
+async function offline(browser) {
+  const server = await serveDir(base);
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const seen = { consoleErrors: [] };
+  page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  await page.goto(`${url}/?pos=4455`);
+  seen.online = await scoresShown(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  // No network at all: the server is gone and the browser is offline.
+  server.closeAllConnections();
+  await new Promise((done) => server.close(done));
+  await context.setOffline(true);
+  await page.reload();
+  seen.offline = await scoresShown(page);
+  seen.offlinePos = await address(page);
+  seen.controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
+  // A new position is searched by the solver from the cache: a move in the
+  // page, its scores shown.
+  await page.goto(`${url}/?pos=445`);
+  seen.offline445 = await scoresShown(page);
+  await context.close();
+  return seen;
+}
+
 const browser = await chromium.launch({ executablePath: browserPath, headless: true });
 try {
-  const result = mode === "screenshots" ? await screenshots(browser) : await check(browser);
+  const run = { screenshots, offline, check }[mode] ?? check;
+  const result = await run(browser);
   console.log(JSON.stringify(result));
 } finally {
   await browser.close();

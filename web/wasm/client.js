@@ -10,6 +10,13 @@ export class SolverError extends Error {
   }
 }
 
+// Offline reloads: the service worker (sw.js) keeps the build's files in a cache.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker
+    .register(new URL("./sw.js", import.meta.url))
+    .catch((e) => console.warn(`no offline copy of the page: ${e}`));
+}
+
 let worker = null;
 let next = 1;
 const pending = new Map();

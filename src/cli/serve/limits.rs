@@ -2,7 +2,7 @@
 //! command line's longest line is the bound) and no body to speak of.
 
 use axum::extract::Request;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -24,6 +24,25 @@ pub async fn uri_length(request: Request, next: Next) -> Response {
         return ApiError::new(
             StatusCode::URI_TOO_LONG,
             format!("the URI has {len} bytes: at most {MAX_URI} are read"),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// Refuses a body announced longer than [`MAX_BODY`] (`Content-Length`) with
+/// 413, before any of it is read. A longer chunked body is cut by tower-http's
+/// limit instead.
+pub async fn body_length(request: Request, next: Next) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if let Some(len) = announced.filter(|&n| n > MAX_BODY as u64) {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body has {len} bytes: at most {MAX_BODY} are read (the API takes none)"),
         )
         .into_response();
     }

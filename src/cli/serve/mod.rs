@@ -2,9 +2,12 @@
 //!
 //! Requests are parsed by the command line's own parser ([`solver::parse`]),
 //! answered from the [`cache::Cache`] or queued for the solver threads
-//! ([`pool::Pool`]), which run outside the async runtime. The first SIGINT or
-//! SIGTERM stops accepting connections, lets the requests in flight finish for
-//! at most [`GRACE`], then stops their searches and exits.
+//! ([`pool::Pool`]), which run outside the async runtime. Connections are
+//! hyper's HTTP/1 with a header timeout (`--header-timeout`): a connection
+//! that does not send a whole request head in time, idle or half-sent, is
+//! closed. The first SIGINT or SIGTERM stops accepting connections, lets the
+//! requests in flight finish for at most [`GRACE`], then stops their searches
+//! and exits within [`SHUTDOWN`] of the signal.
 
 mod answer;
 mod cache;
@@ -20,9 +23,13 @@ mod solver;
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 
 use super::Outcome;
 use super::args::{EngineArgs, ServeArgs};
@@ -35,13 +42,23 @@ use pool::Pool;
 /// How long the requests in flight may go on after a stop signal.
 pub const GRACE: Duration = Duration::from_millis(700);
 
-/// How long the requests whose search was stopped then have to be answered (a
-/// few milliseconds unless the machine is very loaded); the process exits after
-/// at most `GRACE + ANSWER` in all.
-pub const ANSWER: Duration = Duration::from_millis(1000);
+/// When, after the stop signal is seen, the connections still open are
+/// dropped (the requests whose search was stopped at [`GRACE`] are answered a
+/// few milliseconds after it unless the machine is very loaded).
+pub const DRAIN: Duration = Duration::from_millis(1200);
+
+/// When, after the stop signal is seen, the process ends whatever still runs
+/// (a watchdog thread, so that neither a loaded runtime nor a thread that does
+/// not stop can hold the exit). docs/server.md promises 1.7 s from the signal:
+/// this bound, the signal's poll and the scheduler's delay.
+pub const SHUTDOWN: Duration = Duration::from_millis(1500);
 
 /// How often the signal flag is looked at.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// How long to wait before accepting again after an error (out of file
+/// descriptors: the idle connections' header timeout frees some).
+const ACCEPT_RETRY: Duration = Duration::from_millis(50);
 
 /// What every handler shares.
 pub struct App {
@@ -87,12 +104,12 @@ pub fn run<const W: usize, const H: usize>(
         .context("cannot start the HTTP runtime")?;
     let served = runtime.block_on(serve(app, args, signals.clone()));
     // A task still waiting on a stopped search must not hold the exit.
-    runtime.shutdown_timeout(Duration::from_millis(100));
+    runtime.shutdown_background();
     served.map(|()| Outcome::Ok)
 }
 
 /// Listens, prints the URL, and serves until a signal, then shuts down within
-/// [`GRACE`] and [`ANSWER`] at most.
+/// [`SHUTDOWN`].
 async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(&args.addr)
         .await
@@ -103,24 +120,53 @@ async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Res
     let _ = writeln!(stdout, "c4solver: serving http://{addr}/ (Ctrl-C to stop)");
     let _ = stdout.flush();
     drop(stdout);
-    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
+    let router = routes::app(app.clone(), !args.quiet);
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(args.header_timeout));
+    let graceful = GracefulShutdown::new();
+    let stopped = async {
         while !signals.stop_flag().is_stopped() {
             tokio::time::sleep(SIGNAL_POLL).await;
         }
-        let _ = stopping.send(());
     };
-    let router = routes::app(app.clone(), !args.quiet);
-    let server = axum::serve(listener, router).with_graceful_shutdown(signal);
-    let mut server = std::pin::pin!(server.into_future());
-    tokio::select! {
-        done = &mut server => return done.context("the server failed"),
-        _ = stopped => {}
+    let mut stopped = std::pin::pin!(stopped);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stopped => break,
+        };
+        let Ok((stream, _)) = accepted else {
+            tokio::time::sleep(ACCEPT_RETRY).await;
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(router.clone());
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // A connection's errors (a reset, a header timeout) are its own.
+            let _ = connection.await;
+        });
     }
-    if tokio::time::timeout(GRACE, &mut server).await.is_err() {
+    let seen = Instant::now();
+    watchdog(seen + SHUTDOWN, signals.exit_code().unwrap_or(0));
+    drop(listener);
+    let mut drained = std::pin::pin!(graceful.shutdown());
+    if tokio::time::timeout(GRACE, &mut drained).await.is_err() {
         // The requests still in flight are answered 503 as their searches stop.
         app.pool.stop_all();
-        let _ = tokio::time::timeout(ANSWER, &mut server).await;
+        let left = (seen + DRAIN).saturating_duration_since(Instant::now());
+        let _ = tokio::time::timeout(left, &mut drained).await;
     }
     Ok(())
+}
+
+/// Ends the process with `code` at `deadline` if it has not ended by then.
+fn watchdog(deadline: Instant, code: u8) {
+    let _ = std::thread::Builder::new()
+        .name("c4solver-exit".into())
+        .spawn(move || {
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            std::process::exit(i32::from(code));
+        });
 }

@@ -27,8 +27,10 @@ macro_rules! asset {
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every file of the page.
-pub const ASSETS: [Asset; 6] = [
+pub const ASSETS: [Asset; 7] = [
     asset!("/", "index.html", "text/html; charset=utf-8"),
+    // The static build's name for the page (a link to it works on both).
+    asset!("/index.html", "index.html", "text/html; charset=utf-8"),
     asset!("/style.css", "style.css", "text/css; charset=utf-8"),
     asset!("/app.js", "app.js", JS),
     asset!("/board.js", "board.js", JS),

@@ -6,13 +6,16 @@
 //! [`StopFlag`], so a queued task is skipped and a running search stops within
 //! a fraction of a millisecond. [`Pool::stop_all`] stops every task at once
 //! (the end of a graceful shutdown).
+//!
+//! The queue is a crossbeam channel: every thread holds its own receiver of the
+//! one bounded queue, so no lock is held while a thread waits for work.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use c4solver::StopFlag;
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use tokio::sync::oneshot;
 
 use super::answer::{Answer, Task};
@@ -30,7 +33,7 @@ struct Job {
 
 /// The queue and the threads behind it.
 pub struct Pool {
-    queue: SyncSender<Job>,
+    queue: Sender<Job>,
     capacity: usize,
     threads: usize,
     /// Parent of every task's flag.
@@ -78,8 +81,7 @@ impl Pool {
     /// # Errors
     /// A thread that cannot be started.
     pub fn start(works: Vec<Work>, capacity: usize) -> anyhow::Result<Pool> {
-        let (queue, jobs) = sync_channel::<Job>(capacity);
-        let jobs = Arc::new(Mutex::new(jobs));
+        let (queue, jobs) = bounded::<Job>(capacity);
         let load = Arc::new(Load::default());
         let threads = works.len();
         for (i, work) in works.into_iter().enumerate() {
@@ -153,15 +155,8 @@ impl Pool {
 
 /// One solver thread: takes tasks until the pool is dropped, skipping those
 /// whose request is gone.
-fn serve_jobs(mut work: Work, jobs: &Mutex<Receiver<Job>>, load: &Load) {
-    loop {
-        let job = {
-            let jobs = jobs.lock().unwrap_or_else(|e| e.into_inner());
-            match jobs.recv() {
-                Ok(job) => job,
-                Err(_) => return,
-            }
-        };
+fn serve_jobs(mut work: Work, jobs: &Receiver<Job>, load: &Load) {
+    while let Ok(job) = jobs.recv() {
         load.waiting.fetch_sub(1, Ordering::Relaxed);
         if job.stop.is_stopped() || job.reply.is_closed() {
             continue;
@@ -222,6 +217,22 @@ mod tests {
         drop(queued);
         pool.stop_all();
         assert_eq!(waiting.answer().await, None);
+    }
+
+    #[tokio::test]
+    async fn every_thread_takes_tasks_from_the_one_queue() {
+        let pool = Pool::start(vec![echo(), echo(), echo()], 8).unwrap();
+        let waiting: Vec<Ticket> = (0..3).map(|_| pool.submit(task("wait")).unwrap()).collect();
+        while pool.busy() < 3 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(pool.waiting(), 0);
+        // All three threads are held: a fourth task waits in the queue.
+        let mut queued = pool.submit(task("abcd")).unwrap();
+        assert_eq!(pool.waiting(), 1);
+        drop(waiting);
+        assert_eq!(queued.answer().await.unwrap().scores, vec![Some(4)]);
+        assert_eq!(pool.waiting(), 0);
     }
 
     #[tokio::test]

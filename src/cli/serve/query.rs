@@ -22,11 +22,12 @@ fn decode(field: &str) -> Vec<u8> {
     percent_decode(spaced.as_bytes()).collect()
 }
 
-/// A switch: `1`/`true`/`yes` or `0`/`false`/`no`, or empty (`&pv`) for on.
+/// A switch: `1` (on) or `0` (off), nothing else: an empty value (`pv=`, or
+/// `pv` alone) is an error, never "on".
 fn switch(name: &str, value: &[u8]) -> Result<bool, String> {
     match value {
-        b"" | b"1" | b"true" | b"yes" => Ok(true),
-        b"0" | b"false" | b"no" => Ok(false),
+        b"1" => Ok(true),
+        b"0" => Ok(false),
         _ => Err(format!(
             "{name} is 1 or 0, found {}",
             c4solver::quoted(&String::from_utf8_lossy(value))
@@ -63,9 +64,11 @@ mod tests {
 
     #[test]
     fn decodes_pos_and_switches() {
-        let p = parse(Some("pos=44%355&weak=1&pv&x=y")).unwrap();
+        let p = parse(Some("pos=44%355&weak=1&pv=1&x=y")).unwrap();
         assert_eq!(p.pos.as_deref(), Some(&b"4455"[..]));
         assert!(p.weak && p.pv);
+        let p = parse(Some("pos=4&weak=0&pv=0")).unwrap();
+        assert!(!p.weak && !p.pv);
         assert_eq!(parse(Some("pos=")).unwrap().pos.as_deref(), Some(&b""[..]));
         assert_eq!(parse(None).unwrap().pos, None);
         assert_eq!(parse(Some("pos=%FF")).unwrap().pos, Some(vec![0xFF]));
@@ -76,6 +79,27 @@ mod tests {
         assert_eq!(
             parse(Some("pos=1&pv=maybe")).unwrap_err(),
             r#"pv is 1 or 0, found "maybe""#
+        );
+    }
+
+    #[test]
+    fn a_switch_is_1_or_0_only() {
+        for (query, found) in [
+            ("pv=", r#""""#),
+            ("pv", r#""""#),
+            ("pv=yes", r#""yes""#),
+            ("pv=true", r#""true""#),
+            ("pv=2", r#""2""#),
+        ] {
+            assert_eq!(
+                parse(Some(query)).unwrap_err(),
+                format!("pv is 1 or 0, found {found}"),
+                "{query}"
+            );
+        }
+        assert_eq!(
+            parse(Some("weak=no")).unwrap_err(),
+            r#"weak is 1 or 0, found "no""#
         );
     }
 }

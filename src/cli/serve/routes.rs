@@ -1,5 +1,5 @@
 //! The router: the page's files, the API, and the layers around them (URI
-//! length, body size, CORS on the API, the access log).
+//! length, body size, JSON for every error, CORS on the API, the access log).
 
 use std::sync::Arc;
 
@@ -12,6 +12,7 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 
 use super::App;
+use super::error;
 use super::handlers;
 use super::limits;
 use super::log;
@@ -41,7 +42,9 @@ pub fn app(state: Arc<App>, log: bool) -> Router {
         .with_state(state)
         .layer(DefaultBodyLimit::max(limits::MAX_BODY))
         .layer(RequestBodyLimitLayer::new(limits::MAX_BODY))
-        .layer(middleware::from_fn(limits::uri_length));
+        .layer(middleware::from_fn(limits::body_length))
+        .layer(middleware::from_fn(limits::uri_length))
+        .layer(middleware::from_fn(error::json_errors));
     if log {
         router.layer(middleware::from_fn(log::access))
     } else {
