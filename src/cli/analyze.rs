@@ -55,7 +55,7 @@ pub fn run<const W: usize, const H: usize>(
     let mut outcome = Outcome::Ok;
     let ran = pool::run(
         threads,
-        make,
+        engine::noted(make),
         input,
         4 * threads + 64,
         &stop,

@@ -181,6 +181,22 @@ pub fn workers<const W: usize, const H: usize>(
     })
 }
 
+/// `make` for the pool ([`c4solver::pool::run`]), which goes on without a later
+/// worker whose table cannot be had: that worker's error is printed as a note on
+/// stderr, once, and the run still answers every line (exit code unchanged).
+pub fn noted<S>(
+    make: impl Fn(usize) -> anyhow::Result<Worker<S>> + Sync,
+) -> impl Fn(usize) -> anyhow::Result<Worker<S>> + Sync {
+    let told = std::sync::atomic::AtomicBool::new(false);
+    move |index| {
+        make(index).inspect_err(|e| {
+            if index > 0 && !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                eprintln!("c4solver: note: {e}; the workers already started go on without it");
+            }
+        })
+    }
+}
+
 /// The pool's error as the command line says it.
 pub fn pool_error(e: PoolError<anyhow::Error>) -> anyhow::Error {
     match e {

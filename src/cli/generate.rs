@@ -49,7 +49,7 @@ pub fn run<const W: usize, const H: usize>(
     if request.is_possible() {
         ran = pool::run(
             threads,
-            make,
+            engine::noted(make),
             FromIter(generate::candidates::<W, H>(&request)),
             4 * threads + 16,
             &stop,

@@ -40,7 +40,7 @@ pub fn run<const W: usize, const H: usize>(
     let mut totals = TableStats::default();
     let ran = pool::run(
         threads,
-        make,
+        engine::noted(make),
         input,
         4 * threads + 64,
         &stop,

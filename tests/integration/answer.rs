@@ -139,8 +139,9 @@ fn the_server_answers_as_the_command_line() {
 }
 
 #[test]
-fn the_webassembly_engine_answers_as_the_command_line() {
-    let Some(dir) = wasm::built() else { return };
+#[ignore = "needs node and the WebAssembly build: cargo test --test integration -- --ignored answer::webassembly_"]
+fn webassembly_engine_answers_as_the_command_line() {
+    let dir = wasm::built();
     // The page's books: the 12-stone book once book.c4book has arrived.
     let want = cli(&["--pv"]);
     let input: String = POSITIONS.iter().map(|m| format!("{m}\n")).collect();
@@ -155,14 +156,42 @@ fn the_webassembly_engine_answers_as_the_command_line() {
     assert_eq!(lines.len(), POSITIONS.len() + 1);
 }
 
+/// A bad position's query and its move string: a second field, a full column, a
+/// move after four in a row.
+const BAD: [(&str, &str); 3] = [("44%2018", "44 18"), ("448", "448"), ("4444444", "4444444")];
+
+/// The server's message for each of [`BAD`].
+fn served_errors() -> Vec<String> {
+    let server = Server::start(&["--threads", "1"]);
+    BAD.iter()
+        .map(|(query, _)| {
+            let served = server.get(&format!("/analyze?pos={query}"));
+            assert_eq!(served.status, 400);
+            served.json()["error"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs node and the WebAssembly build: cargo test --test integration -- --ignored answer::webassembly_"]
+fn webassembly_words_a_bad_position_as_the_server() {
+    let input: String = BAD.iter().map(|(_, m)| format!("{m}\n")).collect();
+    let errors = wasm::node_lines(wasm::built(), &[], &input);
+    for (i, message) in served_errors().iter().enumerate() {
+        let got: Value = serde_json::from_str(&errors[i]).unwrap();
+        assert_eq!(
+            got["error"].as_str(),
+            Some(message.as_str()),
+            "{:?}",
+            BAD[i].1
+        );
+    }
+}
+
 #[test]
 fn both_pages_word_a_bad_position_alike() {
     let server = Server::start(&["--threads", "1"]);
-    let cases: [(&str, &str); 3] = [("44%2018", "44 18"), ("448", "448"), ("4444444", "4444444")];
-    let wasm_errors = wasm::built().map(|dir| {
-        let input: String = cases.iter().map(|(_, m)| format!("{m}\n")).collect();
-        wasm::node_lines(dir, &[], &input)
-    });
+    let cases = BAD;
     for (i, (query, moves)) in cases.iter().enumerate() {
         let served = server.get(&format!("/analyze?pos={query}"));
         assert_eq!(served.status, 400);
@@ -176,10 +205,6 @@ fn both_pages_word_a_bad_position_alike() {
             // The command line's own words for a line it refuses.
             let (_, stderr, _) = common::run(&["analyze"], &format!("{moves}\n"));
             assert!(stderr.contains(&format!("line 1: {message}")), "{stderr}");
-        }
-        if let Some(errors) = &wasm_errors {
-            let got: Value = serde_json::from_str(&errors[i]).unwrap();
-            assert_eq!(got["error"].as_str(), Some(message.as_str()), "{moves:?}");
         }
     }
 }

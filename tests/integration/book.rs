@@ -99,14 +99,7 @@ fn tromps_8_ply_database() {
         .collect();
     assert_eq!(subset.len(), 67_557);
     let book = builtin();
-    if book.depth() < 8 {
-        // The subset is pinned above; its outcomes need the depth-8 book.
-        eprintln!(
-            "the built-in book has depth {}: outcomes not checked",
-            book.depth()
-        );
-        return;
-    }
+    assert!(book.depth() >= 8, "the outcomes need a book of 8 stones");
     let (mut won, mut drawn, mut lost) = (0, 0, 0);
     for p in &subset {
         match book.score(p).expect("in the book").signum() {
@@ -193,13 +186,7 @@ fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
 #[test]
 fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
     let book = builtin();
-    if book.depth() < 8 {
-        eprintln!(
-            "the built-in book has depth {}: no cheap layer to sample",
-            book.depth()
-        );
-        return;
-    }
+    assert!(book.depth() >= 8, "no cheap layer to sample");
     let deepest: Vec<(u64, i32)> = verify::sample(&book, book.len(), 7)
         .into_iter()
         .filter(|&(k, _)| Position::from_key(k).unwrap().moves_played() == book.depth())

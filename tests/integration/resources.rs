@@ -1,8 +1,9 @@
 //! Memory and threads that cannot be had: under an address-space limit
 //! (`prlimit --as`), with any number of threads and any table size, every command
 //! gives its answers or a clear error naming what could not be had (exit 2),
-//! never a panic or an abort; and a thousand threads asked for one short line
-//! build only what the line needs.
+//! never a panic or an abort; a worker started later whose table cannot be had
+//! leaves its lines to the others; and a thousand threads asked for one short
+//! line build only what the line needs.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -67,6 +68,49 @@ fn a_thousand_workers_for_one_line_build_what_it_needs() {
         let answer = text(&out.stdout);
         assert!(answer.starts_with("4455 18 0 "), "{args:?}: {answer}");
         assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    }
+}
+
+/// Each line's `moves score nodes`, without the time.
+fn answers(out: &[u8]) -> Vec<String> {
+    text(out)
+        .lines()
+        .map(|l| l.rsplit_once(' ').map_or(l, |(a, _)| a).to_string())
+        .collect()
+}
+
+#[test]
+fn a_later_worker_without_its_table_leaves_every_line_to_the_others() {
+    // Regression: every line answered, then "cannot allocate the table of worker
+    // 2 of 2" and exit 2. The first table (3000 MB) fits in 3900 MB of address
+    // space, the second does not: the run succeeds on one worker, with a note.
+    let input = "4455\n4\n44\n444\n";
+    let whole = crate::common::output(&["--threads", "1"], input.as_bytes());
+    assert_eq!(whole.status.code(), Some(0));
+    for (args, lines) in [
+        (
+            &["--threads", "2", "--table-mb", "6000"][..],
+            input.to_string(),
+        ),
+        // A stream longer than the workers: each line taken starts one more.
+        (
+            &["--threads", "8", "--table-mb", "8000"][..],
+            input.repeat(50),
+        ),
+    ] {
+        let out = limited(3900, args, &lines);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        let want: Vec<String> = (0..lines.len() / input.len())
+            .flat_map(|_| answers(&whole.stdout))
+            .collect();
+        assert_eq!(answers(&out.stdout), want, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one note: {err}");
+        assert!(
+            err.starts_with("c4solver: note: cannot allocate the table of worker ")
+                && err.contains("the workers already started go on without it"),
+            "{args:?}: {err}"
+        );
     }
 }
 

@@ -372,7 +372,11 @@ fn ask(addr: &str, path: &str) -> Option<common::server::Reply> {
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut stream, &mut bytes).ok()?;
     (!bytes.is_empty()).then(|| common::server::parse(&bytes))
@@ -538,7 +542,9 @@ fn idle_sockets_beyond_the_file_limit_do_not_stop_the_server() {
     let server = Server::start(&["--threads", "1", "--no-book", "--header-timeout", "1"]);
     let pid = server.child.id();
     // Room for 8 more connections than the server has files open now.
-    let open = std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count();
+    let open = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count();
     let room = u64::try_from(open).unwrap() + 8;
     let limit = libc::rlimit {
         rlim_cur: room,

@@ -41,8 +41,8 @@ use c4solver::research::{DepthKind, ReplaceKind, TableKind};
 use c4solver::{Config, Mode, Solver7x6, SolverKind};
 
 /// The vendored sample of a Pons set (its first 300 positions).
-fn set(name: &str) -> Option<TestSet> {
-    Some(common::pons_sample(name))
+fn set(name: &str) -> TestSet {
+    common::pons_sample(name)
 }
 
 /// Every table design and policy of the reference search (the depth-aware
@@ -72,8 +72,7 @@ fn designs(kind: SolverKind) -> Vec<Config> {
 /// Solves the positions `pick` selects in every mode, checking scores and the
 /// statistics' invariants.
 fn check(config: Config, name: &str, modes: &[Mode], pick: impl Fn(usize) -> bool) {
-    let Some(set) = set(name) else { return };
-    check_set(config, &set, name, modes, pick);
+    check_set(config, &set(name), name, modes, pick);
 }
 
 /// [`check`] on the full set, from `../shared/pons-testsets/`; a missing folder
@@ -158,7 +157,7 @@ fn kept_tables_stay_exact() {
 
 #[test]
 fn statistics_do_not_change_the_reference_search() {
-    let Some(set) = set("Test_L3_R1") else { return };
+    let set = set("Test_L3_R1");
     let mut plain = Solver7x6::new(Config::reference()).unwrap();
     let mut counted = Solver7x6::new(Config::reference().with_stats(true)).unwrap();
     let mut total = TableStats::default();

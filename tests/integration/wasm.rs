@@ -7,9 +7,11 @@
 //! with the 12-stone book the page fetches (`book.c4book`, the command line's
 //! built-in one) handed to `loadBook`, which refuses a bad file as `--book` does.
 //!
-//! Needs `node`, the wasm32 target and the wasm-bindgen CLI: under CI (`CI=true`)
-//! node must be there and the script installs the others; elsewhere a missing one
-//! skips, saying what to install (a plain `cargo test` installs nothing).
+//! Needs `node`, and `scripts/build-web` installs the wasm32 target and the
+//! wasm-bindgen CLI when they are missing: a plain `cargo test` lists these tests
+//! as ignored, with the command that runs them (`.ci/run` does):
+//! `cargo test --test integration -- --ignored wasm::`. Run so, a missing node
+//! fails them, saying what to install.
 
 use crate::common;
 
@@ -31,21 +33,17 @@ const SAMPLE: [(&str, usize); 6] = [
     ("begin-hard", 5),
 ];
 
-/// The static folder, built once for every test of this file and of answer.rs.
-pub fn built() -> Option<&'static PathBuf> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+/// The static folder, built once for every test of this file and of answer.rs; a missing node
+/// fails the test.
+pub fn built() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        if Command::new("node").arg("--version").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI needs node for the wasm tests"
-            );
-            eprintln!("skipped: no node on the PATH");
-            return None;
-        }
+        assert!(
+            Command::new("node").arg("--version").output().is_ok(),
+            "no node on the PATH (apt-get install nodejs)"
+        );
         common::build_web()
     })
-    .as_ref()
 }
 
 /// Which book each side answers from.
@@ -151,7 +149,7 @@ fn parse(bytes: &[u8]) -> Vec<Value> {
 
 /// Checks every line's fields that both give.
 fn same(lines: &str, books: Books, score_only: bool) {
-    let Some(dir) = built() else { return };
+    let dir = built();
     let mut w = wasm(dir, lines, books, score_only);
     if let Books::Full = books {
         assert_eq!(
@@ -190,6 +188,7 @@ fn sample_lines() -> String {
 }
 
 #[test]
+#[ignore = "needs node and the WebAssembly build: cargo test --test integration -- --ignored wasm::"]
 fn the_bindings_analyze_as_the_command_line_does() {
     // As the page does once book.c4book has arrived, and before.
     same(&sample_lines(), Books::Full, false);
@@ -197,6 +196,7 @@ fn the_bindings_analyze_as_the_command_line_does() {
 }
 
 #[test]
+#[ignore = "needs node and the WebAssembly build: cargo test --test integration -- --ignored wasm::"]
 fn without_the_book_the_search_is_the_same_node_for_node() {
     let lines: String = common::bundled_set("middle-medium")
         .entries
@@ -209,6 +209,7 @@ fn without_the_book_the_search_is_the_same_node_for_node() {
 }
 
 #[test]
+#[ignore = "needs node and the WebAssembly build: cargo test --test integration -- --ignored wasm::"]
 fn bad_input_gets_the_command_lines_message() {
     same("4458\n8\n4444444\n44a\n1212121\n", Books::Full, false);
     same("4458\n8\n4444444\n44a\n1212121\n", Books::Small, true);
@@ -217,8 +218,9 @@ fn bad_input_gets_the_command_lines_message() {
 /// A damaged book or a shard handed to `loadBook` is refused with the reason the
 /// command line gives for the same file, and the engine goes on with its own.
 #[test]
+#[ignore = "needs node and the WebAssembly build: cargo test --test integration -- --ignored wasm::"]
 fn a_bad_book_file_is_refused_as_the_command_line_refuses_it() {
-    let Some(dir) = built() else { return };
+    let dir = built();
     let tmp = std::env::temp_dir().join(format!("c4-wasm-books-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let good = std::fs::read(small_book()).unwrap();

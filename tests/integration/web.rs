@@ -3,10 +3,14 @@
 //! `npm ci --prefix tests/web` installs the driver). The scores it shows, a game
 //! played by clicks, take back, the address and a bad position are checked
 //! against the command line; `tests/web/game.test.mjs` checks the page's rules
-//! and words in node alone. Without Chromium or the driver, the test fails in CI
-//! (`CI=true`) and is skipped elsewhere, saying what to install. The same
-//! checks run against the static WebAssembly build (`scripts/build-web`) served by
-//! `python3 -m http.server`, with no c4solver process.
+//! and words in node alone. The same checks run against the static WebAssembly
+//! build (`scripts/build-web`) served by `python3 -m http.server`, with no
+//! c4solver process.
+//!
+//! They need tools beside the checkout, so a plain `cargo test` lists them as
+//! ignored, with the command that runs them (`.ci/run` does, after installing the
+//! tools): `cargo test --test integration -- --ignored web::`. Run so, a missing
+//! tool fails the test, saying what to install.
 
 use crate::common;
 
@@ -28,21 +32,28 @@ fn web_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web")
 }
 
-/// Why the browser test cannot run here, if it cannot.
-fn missing() -> Option<String> {
-    if !chromium().is_file() {
-        return Some(format!(
-            "no Chromium at {} (apt-get install chromium, or set C4_CHROMIUM)",
-            chromium().display()
-        ));
-    }
-    if !web_dir().join("node_modules/playwright-core").is_dir() {
-        return Some("no playwright-core in tests/web (npm ci --prefix tests/web)".into());
-    }
-    if Command::new("node").arg("--version").output().is_err() {
-        return Some("no node (apt-get install nodejs)".into());
-    }
-    None
+/// Fails the test, saying what to install, unless Chromium, node and the driver
+/// are here.
+fn need_browser() {
+    let chromium = chromium();
+    assert!(
+        chromium.is_file(),
+        "no Chromium at {} (apt-get install chromium, or set C4_CHROMIUM)",
+        chromium.display()
+    );
+    assert!(
+        web_dir().join("node_modules/playwright-core").is_dir(),
+        "no playwright-core in tests/web (npm ci --prefix tests/web)"
+    );
+    need_node();
+}
+
+/// Fails the test unless node runs.
+fn need_node() {
+    assert!(
+        Command::new("node").arg("--version").output().is_ok(),
+        "no node on the PATH (apt-get install nodejs)"
+    );
 }
 
 /// `c4solver analyze --json` of one position.
@@ -66,15 +77,9 @@ fn text(v: &Value) -> &str {
 }
 
 #[test]
+#[ignore = "needs node: cargo test --test integration -- --ignored web::"]
 fn the_pages_game_rules_in_node() {
-    if Command::new("node").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "no node in CI"
-        );
-        eprintln!("skipping the page's rules: no node (apt-get install nodejs)");
-        return;
-    }
+    need_node();
     let out = Command::new("node")
         .args(["--test", "game.test.mjs"])
         .current_dir(web_dir())
@@ -88,24 +93,10 @@ fn the_pages_game_rules_in_node() {
     );
 }
 
-/// Whether the browser tests can run; in CI they must.
-fn can_run() -> bool {
-    if let Some(why) = missing() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "the browser test cannot run in CI: {why}"
-        );
-        eprintln!("skipping the browser test: {why}");
-        return false;
-    }
-    true
-}
-
 #[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_page_in_chromium() {
-    if !can_run() {
-        return;
-    }
+    need_browser();
     let server = Server::start(&["--threads", "2", "--quiet"]);
     let seen = check_page(&server.url());
     // serve answers from the command line's book: the page fetches none.
@@ -116,13 +107,10 @@ fn the_page_in_chromium() {
 /// The static build (`scripts/build-web`) served by python's plain static server,
 /// with no c4solver process: the WebAssembly solver answers the same.
 #[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_static_build_in_chromium() {
-    if !can_run() {
-        return;
-    }
-    let Some(site) = common::build_web() else {
-        return;
-    };
+    need_browser();
+    let site = common::build_web();
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -263,12 +251,24 @@ fn long_error_fits(seen: &Value) {
     assert_eq!(views.len(), 2, "{seen}");
     let f = |v: &Value, k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} in {v}"));
     for v in views {
-        assert!(f(v, "textLength") > 3000.0, "the message quotes the position: {v}");
+        assert!(
+            f(v, "textLength") > 3000.0,
+            "the message quotes the position: {v}"
+        );
         assert!(f(v, "left") >= f(v, "panelLeft") - 0.5, "{v}");
-        assert!(f(v, "right") <= f(v, "panelRight") + 0.5, "past the panel: {v}");
+        assert!(
+            f(v, "right") <= f(v, "panelRight") + 0.5,
+            "past the panel: {v}"
+        );
         assert!(f(v, "right") <= f(v, "viewportWidth"), "off-screen: {v}");
-        assert!(f(v, "pageWidth") <= f(v, "viewportWidth"), "the page scrolls sideways: {v}");
-        assert!(f(v, "height") < f(v, "viewportHeight") / 2.0, "taller than half the screen: {v}");
+        assert!(
+            f(v, "pageWidth") <= f(v, "viewportWidth"),
+            "the page scrolls sideways: {v}"
+        );
+        assert!(
+            f(v, "height") < f(v, "viewportHeight") / 2.0,
+            "taller than half the screen: {v}"
+        );
     }
 }
 
@@ -276,13 +276,10 @@ fn long_error_fits(seen: &Value) {
 /// keeps the page, the modules, the .wasm and the book. The driver serves the
 /// folder itself, stops, turns the browser offline and reloads.
 #[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_static_build_reloads_offline() {
-    if !can_run() {
-        return;
-    }
-    let Some(site) = common::build_web() else {
-        return;
-    };
+    need_browser();
+    let site = common::build_web();
     let out = Command::new("node")
         .arg(web_dir().join("drive.mjs"))
         .arg("offline")
@@ -297,10 +294,17 @@ fn the_static_build_reloads_offline() {
     );
     let seen: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "errors in the page");
+    assert_eq!(
+        seen["consoleErrors"],
+        serde_json::json!([]),
+        "errors in the page"
+    );
     let want = analyze("4455")["scores"].clone();
     assert_eq!(seen["online"], want);
-    assert_eq!(seen["controlled"], true, "the service worker serves the page");
+    assert_eq!(
+        seen["controlled"], true,
+        "the service worker serves the page"
+    );
     assert_eq!(seen["offline"], want, "the reload with no network");
     assert_eq!(text(&seen["offlinePos"]), "4455");
     assert_eq!(seen["offline445"], analyze("445")["scores"]);

@@ -29,15 +29,19 @@
 //!   inside searches; `deliver` returning false sets it (stdout closed, enough
 //!   results). After a stop, the results delivered are those of every job before
 //!   the first unfinished one; later results are dropped.
-//! * **Failures.** A worker state that cannot be built, or a thread that cannot
-//!   start, sets `stop` and is the run's error ([`PoolError`]); nothing panics.
+//! * **Failures.** The first worker's state that cannot be built, or a thread
+//!   that cannot start, sets `stop` and is the run's error ([`PoolError`]);
+//!   nothing panics. A later worker's state that cannot be built (memory for its
+//!   table, taken as the jobs come) does not end the run: the workers already
+//!   built answer every job, no more are started, and `make` says so if it
+//!   matters (the command line prints a note).
 //!
 //! [`drain`] is the same pool for a list of work with no results to put in order
 //! (book generation and verification): no window, and no worker joins another's
 //! search, so that each job's node count is one solver's.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Scope;
@@ -168,6 +172,8 @@ struct Pool<'a, S, Q, R, D, E, M, F> {
     busy: Vec<Busy>,
     /// Workers started that may still take jobs.
     working: AtomicUsize,
+    /// Set when a later worker's state could not be built: no more are started.
+    full: AtomicBool,
     /// Threads started (workers, then lent threads), at most `busy.len()`.
     started: AtomicUsize,
     /// The first failure, which ended the run.
@@ -196,7 +202,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// Runs `work(state, seq, job)` on every job of `jobs` with up to `workers`
 /// threads, each with a state that `make(index)` builds (the first on the
 /// calling thread, before anything runs; the others on their own threads as the
-/// jobs come), and `deliver(seq, result)` in job order, one call at a time (on
+/// jobs come, and if one of those cannot be built, the run goes on with the
+/// workers it has), and `deliver(seq, result)` in job order, one call at a time (on
 /// whichever worker finished the job that was next: no hand-off to another
 /// thread). `work` returns `None` when `stop` interrupted it; `deliver` returns
 /// false to end the run (then `stop` is set).
@@ -205,8 +212,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// of workers).
 ///
 /// # Errors
-/// The first state that `make` could not build, or the first thread that could
-/// not start ([`PoolError`]); `stop` is set then, and the results delivered are
+/// The first worker's state that `make` could not build, or the first thread
+/// that could not start ([`PoolError`]); `stop` is set then, and the results delivered are
 /// those of the jobs before the first one left unfinished.
 pub fn run<S, Q, R, D, E>(
     workers: usize,
@@ -303,6 +310,7 @@ where
         order_moved: Condvar::new(),
         busy: (0..n).map(|_| Busy::default()).collect(),
         working: AtomicUsize::new(1),
+        full: AtomicBool::new(false),
         started: AtomicUsize::new(1),
         failure: Mutex::new(None),
         window,
@@ -401,16 +409,21 @@ where
         let built = state.map_or_else(|| (self.make)(id), Ok);
         let worker = match built {
             Ok(w) => w,
-            Err(e) => {
+            Err(_) => {
+                // Not the first worker (its state was built before the run): the
+                // others answer every job; `make` reported the failure.
+                self.full.store(true, Ordering::SeqCst);
                 self.working.fetch_sub(1, Ordering::SeqCst);
-                return self.fail(PoolError::Worker(e));
+                return;
             }
         };
         let _ = self.busy[id].helper.set(worker.helper);
         let mut state = worker.state;
         while let Some((seq, job)) = self.take() {
-            // One worker spare beyond the jobs taken, while there are fewer than asked.
-            if let Some(next) = self.claim(seq as usize + 2) {
+            // One worker spare beyond the jobs taken, while there are fewer than
+            // asked and the last one could be built.
+            let room = !self.full.load(Ordering::SeqCst);
+            if let Some(next) = room.then(|| self.claim(seq as usize + 2)).flatten() {
                 self.working.fetch_add(1, Ordering::SeqCst);
                 self.start(scope, next, Role::Worker(None));
             }
@@ -749,7 +762,7 @@ mod tests {
     }
 
     #[test]
-    fn a_worker_that_cannot_be_built_ends_the_run_with_its_error() {
+    fn the_first_worker_that_cannot_be_built_ends_the_run_with_its_error() {
         let stop = StopFlag::new();
         // The first one, before anything runs.
         let e = run(
@@ -764,27 +777,29 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, PoolError::Worker("no memory")));
         assert!(!stop.is_stopped());
-        // A later one: the run stops and says why.
-        let e = run(
-            3,
-            |i| {
-                if i == 2 {
-                    Err("no memory for the third")
-                } else {
-                    Ok(Worker {
-                        state: (),
-                        helper: None,
-                    })
-                }
-            },
-            FromIter(0..),
+    }
+
+    #[test]
+    fn a_later_worker_that_cannot_be_built_leaves_the_jobs_to_the_others() {
+        let stop = StopFlag::new();
+        let mut got = Vec::new();
+        let mut by = [0; 2];
+        run(
+            5,
+            |i| if i >= 2 { Err(()) } else { plain(i) },
+            FromIter(0..1000u64),
             8,
             &stop,
-            |_, _, job: u64| Some(job),
-            |_, _| true,
+            |worker: &mut usize, _, job| Some((*worker, job)),
+            |_, (worker, job)| {
+                by[worker] += 1;
+                got.push(job);
+                true
+            },
         )
-        .unwrap_err();
-        assert_eq!(e.to_string(), "no memory for the third");
-        assert!(stop.is_stopped());
+        .unwrap();
+        assert_eq!(got, (0..1000).collect::<Vec<_>>());
+        assert_eq!(by.iter().sum::<usize>(), 1000);
+        assert!(!stop.is_stopped());
     }
 }
