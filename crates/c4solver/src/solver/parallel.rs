@@ -249,7 +249,11 @@ where
         // error rather than a helper that never joins.
         let spares: Vec<Tuned<W, H, T>> = (0..helpers)
             .map(|_| team.searcher())
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|e| TableError::Threads {
+                count: helpers,
+                reason: format!("each needs a near table of its own: {e}"),
+            })?;
         *team.spares.lock().unwrap_or_else(|e| e.into_inner()) = spares;
         let mut own = Tuned::new(handle)?;
         own.set_busy(team.busy.clone());
