@@ -276,7 +276,7 @@ impl Solver {
         self.inner
             .get_mut()
             .expect("never poisoned")
-            .book()
+            .book_depth()
             .is_some()
     }
 
@@ -288,7 +288,7 @@ impl Solver {
         format!(
             "Solver(table_mb={}, book={}, threads={})",
             c.table_mb,
-            if s.book().is_some() { "True" } else { "False" },
+            if s.book_depth().is_some() { "True" } else { "False" },
             s.threads()
         )
     }

@@ -111,7 +111,7 @@ impl Engine {
     /// without a search (`None` without a book).
     #[wasm_bindgen(js_name = bookDepth)]
     pub fn book_depth(&self) -> Option<u32> {
-        self.solver.book().map(|b| b.depth() as u32)
+        self.solver.book_depth().map(|d| d as u32)
     }
 }
 

@@ -13,6 +13,10 @@ impl<const W: usize, const H: usize> KnownScores<W, H> for Book<W, H> {
     fn known_score(&self, pos: &Board<W, H>) -> Option<i32> {
         self.score(pos)
     }
+
+    fn depth(&self) -> Option<usize> {
+        Some(Book::depth(self))
+    }
 }
 
 impl<const W: usize, const H: usize> Solver<W, H> {
@@ -35,11 +39,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         self.set_known_scores(book.map(|b| Arc::new(b) as Arc<dyn KnownScores<W, H>>));
     }
 
-    /// The opening book the solver answers from, if its [`KnownScores`] are a
-    /// book.
-    pub fn book(&self) -> Option<&Book<W, H>> {
-        let known: &dyn std::any::Any = self.known_scores()?;
-        known.downcast_ref::<Book<W, H>>()
+    /// The depth of the opening book the solver answers from
+    /// ([`KnownScores::depth`]): every position of at most that many stones is
+    /// answered with no search. `None` without a book.
+    pub fn book_depth(&self) -> Option<usize> {
+        self.known_scores()?.depth()
     }
 }
 
@@ -53,10 +57,14 @@ mod tests {
     fn the_book_answers_beside_the_search() {
         let empty = Position::new();
         let mut pure = Solver::<7, 6>::new(Config::default()).unwrap();
-        assert!(pure.book().is_none());
+        assert!(pure.book_depth().is_none());
         let mut booked = Solver::<7, 6>::with_builtin_book(Config::default()).unwrap();
-        let book = booked.book().expect("7x6 has a built-in book");
-        assert_eq!(book.score(&empty), Some(1));
+        assert_eq!(
+            booked.book_depth(),
+            Book::<7, 6>::builtin().map(|b| b.depth())
+        );
+        let known = booked.known_scores().expect("7x6 has a built-in book");
+        assert_eq!(known.known_score(&empty), Some(1));
         // The book answers the empty board and a 12-stone position at once; a
         // 13-stone position, deeper than the book, is searched by both, with the
         // same nodes.
@@ -71,9 +79,9 @@ mod tests {
         assert_eq!((a.score, a.nodes), (b.score, b.nodes));
         assert!(a.nodes > 0);
         booked.set_book(None);
-        assert!(booked.book().is_none());
+        assert!(booked.book_depth().is_none());
         // Other sizes have no built-in book: the solver is the search alone.
         let small = Solver::<5, 4>::with_builtin_book(Config::default()).unwrap();
-        assert!(small.book().is_none());
+        assert!(small.book_depth().is_none());
     }
 }
