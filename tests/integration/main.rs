@@ -16,6 +16,7 @@ mod bundled;
 mod cli;
 mod doc_examples;
 mod docs;
+mod figures;
 mod hostile;
 mod oracle;
 mod play;
