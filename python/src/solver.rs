@@ -288,7 +288,11 @@ impl Solver {
         format!(
             "Solver(table_mb={}, book={}, threads={})",
             c.table_mb,
-            if s.book_depth().is_some() { "True" } else { "False" },
+            if s.book_depth().is_some() {
+                "True"
+            } else {
+                "False"
+            },
             s.threads()
         )
     }

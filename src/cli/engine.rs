@@ -181,7 +181,7 @@ pub fn workers<const W: usize, const H: usize>(
     })
 }
 
-/// `make` for the pool ([`c4solver::pool::run`]), which goes on without a later
+/// `make` for the pool ([`c4solver::batch::run`]), which goes on without a later
 /// worker whose table cannot be had: that worker's error is printed as a note on
 /// stderr, once, and the run still answers every line (exit code unchanged).
 pub fn noted<S>(

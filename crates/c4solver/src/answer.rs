@@ -33,7 +33,7 @@ pub struct Answer {
     /// full board (in weak mode, its sign).
     pub score: i32,
     /// Each column's score from the side to move, left to right: the score of
-    /// the position after that move (see [`crate::analysis`]); `None` (JSON
+    /// the position after that move (see [`Analysis`](crate::Analysis)); `None` (JSON
     /// `null`) for a full column.
     pub scores: Vec<Option<i32>>,
     /// The columns (1-based, left to right) with the top score; empty on a full
