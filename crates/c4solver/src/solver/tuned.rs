@@ -136,8 +136,10 @@ struct Children<const W: usize> {
     forced_keys: [u64; W],
     /// How many entries of `keys` are in use.
     count: usize,
-    /// By column: the child's one safe reply (0: none or several).
-    forced_replies: [u64; W],
+    /// By column: the column of the child's one safe reply, plus one (0: none or
+    /// several). A byte each keeps the whole struct within the size the compiler
+    /// zeroes with inline stores rather than a call to `memset` at every node.
+    forced_replies: [u8; W],
     /// By column: our winning cells after the move (the child's opponent's).
     wins_after: [u64; W],
     /// The moves that leave the opponent no safe reply.
@@ -927,7 +929,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 let k = k.min(mirror_key::<W, H>(k));
                 self.prefetch(node.n + 2, k);
                 c.forced_keys[c.count] = k;
-                c.forced_replies[column::<W, H>(mv)] = replies;
+                c.forced_replies[column::<W, H>(mv)] = column::<W, H>(replies) as u8 + 1;
             } else {
                 self.prefetch(node.n + 1, child_key);
             }
@@ -1246,27 +1248,27 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// opponent refuted it comes next, unless a move left ranks higher by its
     /// threats (docs/tuned-solver.md#refutations). The opponent's refuting stone
     /// often took the cell both sides needed. A child with one safe reply
-    /// (`forced_reply`) is refuted by it; it records nothing itself.
+    /// (`forced_reply`: its column plus one, 0 if none) is refuted by it; it
+    /// records nothing itself.
     #[inline(always)]
     fn follow_refutation(
         &self,
         moves: &mut MoveSorter<W>,
         node: &Node,
         col: usize,
-        forced_reply: u64,
+        forced_reply: u8,
     ) {
-        let refutation = if forced_reply != 0 {
-            forced_reply
-        } else if self.refutation.0 == node.n + 1 {
-            self.refutation.1
+        let refuted_in = if forced_reply != 0 {
+            Some(usize::from(forced_reply - 1))
+        } else if self.refutation.0 == node.n + 1 && self.refutation.1 != 0 {
+            Some(column::<W, H>(self.refutation.1))
         } else {
-            0
+            None
         };
-        if refutation != 0 {
-            let c = column::<W, H>(refutation);
-            if c != col {
-                moves.promote_among_best(node.next & Board::<W, H>::column_mask(c));
-            }
+        if let Some(c) = refuted_in
+            && c != col
+        {
+            moves.promote_among_best(node.next & Board::<W, H>::column_mask(c));
         }
     }
 }
