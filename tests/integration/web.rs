@@ -263,12 +263,24 @@ fn long_error_fits(seen: &Value) {
     assert_eq!(views.len(), 2, "{seen}");
     let f = |v: &Value, k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} in {v}"));
     for v in views {
-        assert!(f(v, "textLength") > 3000.0, "the message quotes the position: {v}");
+        assert!(
+            f(v, "textLength") > 3000.0,
+            "the message quotes the position: {v}"
+        );
         assert!(f(v, "left") >= f(v, "panelLeft") - 0.5, "{v}");
-        assert!(f(v, "right") <= f(v, "panelRight") + 0.5, "past the panel: {v}");
+        assert!(
+            f(v, "right") <= f(v, "panelRight") + 0.5,
+            "past the panel: {v}"
+        );
         assert!(f(v, "right") <= f(v, "viewportWidth"), "off-screen: {v}");
-        assert!(f(v, "pageWidth") <= f(v, "viewportWidth"), "the page scrolls sideways: {v}");
-        assert!(f(v, "height") < f(v, "viewportHeight") / 2.0, "taller than half the screen: {v}");
+        assert!(
+            f(v, "pageWidth") <= f(v, "viewportWidth"),
+            "the page scrolls sideways: {v}"
+        );
+        assert!(
+            f(v, "height") < f(v, "viewportHeight") / 2.0,
+            "taller than half the screen: {v}"
+        );
     }
 }
 
@@ -297,10 +309,17 @@ fn the_static_build_reloads_offline() {
     );
     let seen: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "errors in the page");
+    assert_eq!(
+        seen["consoleErrors"],
+        serde_json::json!([]),
+        "errors in the page"
+    );
     let want = analyze("4455")["scores"].clone();
     assert_eq!(seen["online"], want);
-    assert_eq!(seen["controlled"], true, "the service worker serves the page");
+    assert_eq!(
+        seen["controlled"], true,
+        "the service worker serves the page"
+    );
     assert_eq!(seen["offline"], want, "the reload with no network");
     assert_eq!(text(&seen["offlinePos"]), "4455");
     assert_eq!(seen["offline445"], analyze("445")["scores"]);

@@ -42,7 +42,9 @@ pub async fn body_length(request: Request, next: Next) -> Response {
     if let Some(len) = announced.filter(|&n| n > MAX_BODY as u64) {
         return ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body has {len} bytes: at most {MAX_BODY} are read (the API takes none)"),
+            format!(
+                "the request body has {len} bytes: at most {MAX_BODY} are read (the API takes none)"
+            ),
         )
         .into_response();
     }
