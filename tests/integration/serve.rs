@@ -383,7 +383,6 @@ fn ask(addr: &str, path: &str) -> Option<common::server::Reply> {
 }
 
 #[test]
-#[ignore = "fails: under load, SIGTERM ends the server in ~20 ms and the in-flight hard requests get no 503 (issue 58, item 9, still open): cargo test --test integration -- --ignored serve::sigterm_ends_the_server_within_its_bound_under_load"]
 fn sigterm_ends_the_server_within_its_bound_under_load() {
     let mut server = Server::start(&["--threads", "2", "--no-book", "--queue", "8"]);
     // Cached before the threads are taken: the load below needs no thread.
