@@ -58,7 +58,7 @@ def test_bad_settings_are_refused():
 
 def test_threads_and_memory_that_cannot_be_had_raise_memory_error():
     # Under an address-space limit a few hundred MB above what the interpreter
-    # holds: 1023 helper threads' stacks do not fit, nor ten 400 MB tables.
+    # holds: 1023 helper threads' stacks do not fit, nor a 100000 MB table.
     script = (
         "import os, resource, time, c4solver\n"
         "def alive():\n"
@@ -87,7 +87,9 @@ def test_threads_and_memory_that_cannot_be_had_raise_memory_error():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("MemoryError: cannot start 1023 search thread(s): "), lines
-    assert lines[2] == "MemoryError: cannot allocate a table of 400 MB: not enough memory", lines
+    # The first worker's table is had; the later ones that cannot be had leave
+    # the positions to it (the pool goes on with the workers it has).
+    assert lines[2] == "no error", lines
     assert lines[4] == "MemoryError: cannot allocate a table of 100000 MB: not enough memory", lines
     assert lines[1] == lines[3] == lines[5] == "threads left: 0", lines
     assert lines[6] == "18", lines

@@ -132,8 +132,8 @@ where
         drop(st);
         let spare = self.spares.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let Some(mut tuned) = spare.or_else(|| self.searcher().ok()) else {
-            // No near table for one more thread: it does not join (the team's
-            // own threads each have theirs, made when the team was built).
+            // No memory for this thread's near table: it does not join, and the
+            // threads searching go on (same answer, one helper fewer).
             self.lock().active -= 1;
             self.changed.notify_all();
             return false;
@@ -245,16 +245,6 @@ where
             }),
             changed: Condvar::new(),
         });
-        // Each helper's near table now, so that a table that cannot be had is this
-        // error rather than a helper that never joins.
-        let spares: Vec<Tuned<W, H, T>> = (0..helpers)
-            .map(|_| team.searcher())
-            .collect::<Result<_, _>>()
-            .map_err(|e| TableError::Threads {
-                count: helpers,
-                reason: format!("each needs a near table of its own: {e}"),
-            })?;
-        *team.spares.lock().unwrap_or_else(|e| e.into_inner()) = spares;
         let mut own = Tuned::new(handle)?;
         own.set_busy(team.busy.clone());
         let mut search = TeamSearch {
