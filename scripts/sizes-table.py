@@ -2,7 +2,7 @@
 """John Tromp's table of solved board sizes, with c4solver's results.
 
     python3 scripts/sizes-table.py [docs/sizes.tsv] [--projection]
-    python3 scripts/sizes-table.py --write README.md docs/sizes.md
+    python3 scripts/sizes-table.py --write docs/sizes.md
 
 Reads the results that `cargo run --release --example tromp` appends to
 docs/sizes.tsv (one tab-separated line per size: size, mode, score, nodes,
