@@ -21,6 +21,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::common;
+
 /// One `$ ` command of a console block and the lines shown under it.
 #[derive(Debug)]
 struct Example {
@@ -188,25 +190,12 @@ fn run(root: &Path, command: &str) -> Vec<String> {
         .collect()
 }
 
-/// README.md and every docs/*.md, in order.
-fn documents(root: &Path) -> Vec<String> {
-    let mut docs: Vec<String> = std::fs::read_dir(root.join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".md"))
-        .map(|n| format!("docs/{n}"))
-        .collect();
-    docs.sort();
-    docs.insert(0, "README.md".to_string());
-    docs
-}
-
 #[test]
 fn every_console_example_prints_what_the_documentation_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut checked = Vec::new();
     let mut stale = Vec::new();
-    for doc in documents(root) {
+    for doc in common::documents() {
         let (examples, _) = examples(root, &doc);
         for e in examples {
             let got = masked(&run(root, &e.command), e.nodes_vary);

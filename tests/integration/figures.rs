@@ -69,18 +69,9 @@ fn recorded() -> BTreeMap<String, Recorded> {
     rows
 }
 
-/// README.md and docs/*.md (the research log, a history, is left out).
+/// The checked documents ([`common::documents`]) with their text.
 fn documents() -> Vec<(String, String)> {
-    let mut names = vec!["README.md".to_string()];
-    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".md"))
-        .map(|n| format!("docs/{n}"))
-        .collect();
-    docs.sort();
-    names.extend(docs);
-    names
+    common::documents()
         .into_iter()
         .map(|n| {
             let text = std::fs::read_to_string(root().join(&n)).unwrap();

@@ -62,7 +62,7 @@ use web_time::Instant;
 
 use crate::moves::center_first;
 use crate::position::{Board, Playable};
-use crate::solver::{Mode, SolveError, Solver, Stopped};
+use crate::solver::{Mode, SolveError, Solver, Stopped, playable};
 
 /// The score of every column of one position; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,8 +276,8 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stopped> {
-        // Asked here as well as by the solver, to tell a book answer from a
-        // search (a miss costs one lookup before a search).
+        // Asked here rather than by the solver, to tell a book answer from a
+        // search.
         let known = self
             .solver
             .known_scores()
@@ -287,7 +287,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
             return Ok(score.clamp(alpha, beta));
         }
         self.searched[c] = true;
-        let s = self.solver.search_window_playable(child, alpha, beta)?;
+        let s = self.solver.search(child, alpha, beta)?;
         self.nodes += s.nodes;
         Ok(s.score)
     }
@@ -402,7 +402,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`SolveError::GameOver`] if a side already holds four in a row,
     /// [`SolveError::Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
     pub fn analyze(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Analysis<W, H>, SolveError> {
-        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        let pos = playable(pos)?;
         Ok(self.analyze_playable(&pos, mode)?)
     }
 
@@ -448,7 +448,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         margin: i32,
     ) -> Result<Choice, SolveError> {
         debug_assert!(margin >= 0);
-        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        let pos = playable(pos)?;
         self.begin_position();
         let start = Instant::now();
         let mut root = Root::new(self, &pos, mode);
@@ -506,7 +506,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         pos: &Board<W, H>,
         mode: Mode,
     ) -> Result<Variation, SolveError> {
-        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        let pos = playable(pos)?;
         self.begin_position();
         let start = Instant::now();
         let half = (W * H / 2) as i32;

@@ -112,3 +112,18 @@ pub fn build_web() -> PathBuf {
     assert!(status.success(), "scripts/build-web failed: {status}");
     dir
 }
+
+/// README.md and every docs/*.md (not the research log's folder), README first,
+/// then in name order: the documents whose examples and figures are checked.
+pub fn documents() -> Vec<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_string());
+    docs
+}

@@ -305,6 +305,14 @@ impl From<Stopped> for SolveError {
     }
 }
 
+/// `pos` as a [`Playable`] position, or [`SolveError::GameOver`]: the check of
+/// every method that takes a [`Board`].
+pub(crate) fn playable<const W: usize, const H: usize>(
+    pos: &Board<W, H>,
+) -> Result<Playable<W, H>, SolveError> {
+    Playable::new(*pos).ok_or(SolveError::GameOver)
+}
+
 /// The result of solving one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -609,7 +617,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// built with [`Board::play_col`] may; [`Board::parse`] refuses them), and
     /// [`SolveError::Stopped`] if the [`StopFlag`] was set.
     pub fn solve(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Solution, SolveError> {
-        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        let pos = playable(pos)?;
         Ok(self.solve_playable(&pos, mode)?)
     }
 
@@ -657,7 +665,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, SolveError> {
-        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        let pos = playable(pos)?;
         Ok(self.solve_window_playable(&pos, alpha, beta)?)
     }
 
@@ -729,7 +737,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, SolveError> {
-        let pos = Playable::new(*pos).ok_or(SolveError::GameOver)?;
+        let pos = playable(pos)?;
         Ok(self.search_window_playable(&pos, alpha, beta)?)
     }
 
@@ -755,7 +763,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The search of [`Solver::search_window`] once the game-over and known-score checks
     /// have been made: the engine's search over the table as it is.
-    fn search(&mut self, pos: &Playable<W, H>, alpha: i32, beta: i32) -> Result<Solution, Stopped> {
+    pub(crate) fn search(
+        &mut self,
+        pos: &Playable<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Solution, Stopped> {
         let start = Instant::now();
         let (score, nodes) = match &mut self.engine {
             Engine::Reference(r) => r.search(pos, alpha, beta),
