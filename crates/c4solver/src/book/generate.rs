@@ -792,7 +792,7 @@ mod tests {
         // A thread that cannot start stops the run with its reason; a worker whose
         // table cannot be had leaves the work to the others (crate::pool), which
         // then finish it.
-        match first {
+        match &first {
             Err(e) => {
                 assert!(e.to_string().starts_with(cannot), "{e}");
                 assert!(
@@ -810,9 +810,12 @@ mod tests {
             ..options
         };
         let mut again = Generation::<5, 4>::open(two, &dir.join("book")).unwrap();
-        match again.run(&StopFlag::new(), &|_, _| {}).unwrap() {
-            Outcome::Finished(_) => assert_eq!(again.done(), total),
-            other => panic!("{other:?}"),
+        match (&first, again.run(&StopFlag::new(), &|_, _| {}).unwrap()) {
+            (_, Outcome::Finished(_)) => assert_eq!(again.done(), total),
+            (Ok(Outcome::Finished(s)), Outcome::Written { entries, .. }) => {
+                assert_eq!(entries, s.entries)
+            }
+            (_, other) => panic!("{other:?}"),
         }
         let layer = &layers::layers::<5, 4>(8)[8];
         let entries: Vec<(u64, i32)> = layer.iter().map(|&k| (k, 0)).collect();
