@@ -423,6 +423,13 @@ fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
 /// [`Solver::set_book`]), it asks them first and answers what they know with no
 /// search (a search from a deeper position never reaches a book's positions, so
 /// they are asked once, before the search).
+///
+/// Its methods live beside what they build, so that imports flow one way: the
+/// search (`solve`, `solve_window`, the table) here; the book
+/// ([`Solver::with_builtin_book`], [`Solver::set_book`], [`Solver::book_depth`])
+/// in `book/known.rs`; every move's score ([`Solver::analyze`],
+/// [`Solver::best_moves`], [`Solver::principal_variation_of`]) in `analysis.rs`;
+/// and [`Solver::answer`] in `answer.rs`.
 #[derive(Debug)]
 pub struct Solver<const W: usize, const H: usize> {
     config: Config,
