@@ -861,10 +861,17 @@ mod tests {
         let Some(Command::Serve(s)) = cli.command else {
             panic!("not serve")
         };
-        assert_eq!((s.rate_limit, s.rate_burst, s.max_connections), (10, None, 3));
+        assert_eq!(
+            (s.rate_limit, s.rate_burst, s.max_connections),
+            (10, None, 3)
+        );
         assert_eq!(
             s.cors_origin,
-            ["https://a.example", "https://b.example", "http://c.example:8000"]
+            [
+                "https://a.example",
+                "https://b.example",
+                "http://c.example:8000"
+            ]
         );
         assert_eq!(s.grace, std::time::Duration::from_millis(500));
         assert_eq!(s.log_format, LogFormat::Json);

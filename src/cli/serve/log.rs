@@ -76,10 +76,7 @@ impl Drop for Line {
         let metrics = &self.access.metrics;
         metrics.request(self.route, status, seconds);
         metrics.requests_in_flight.dec();
-        let (cached, nodes) = (
-            self.served.map(|s| s.cached),
-            self.served.map(|s| s.nodes),
-        );
+        let (cached, nodes) = (self.served.map(|s| s.cached), self.served.map(|s| s.nodes));
         let ms = (seconds * 1e4).round() / 10.0;
         let (method, path) = (self.method.as_str(), self.path.as_str());
         match self.access.format {

@@ -215,7 +215,10 @@ mod tests {
         m.cache_hits.inc();
         let after = m.render(3, 2);
         assert_eq!(
-            sample(&after, r#"c4solver_requests_total{route="/solve",status="200"}"#),
+            sample(
+                &after,
+                r#"c4solver_requests_total{route="/solve",status="200"}"#
+            ),
             Some(2.0),
             "{after}"
         );

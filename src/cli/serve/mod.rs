@@ -129,8 +129,7 @@ pub fn run<const W: usize, const H: usize>(
     let served = runtime.block_on(async {
         let limit = RateLimit::new(
             args.rate_limit,
-            args.rate_burst
-                .unwrap_or(args.rate_limit.saturating_mul(2)),
+            args.rate_burst.unwrap_or(args.rate_limit.saturating_mul(2)),
             app.metrics.clone(),
         );
         if let Some(limit) = &limit {
@@ -174,10 +173,9 @@ impl Connections {
         let io = TokioIo::new(stream);
         let Ok(permit) = self.open.clone().try_acquire_owned() else {
             let max = self.max;
-            let service =
-                service_fn(move |_: Request<Incoming>| async move {
-                    Ok::<_, Infallible>(guard::too_many_connections(max))
-                });
+            let service = service_fn(move |_: Request<Incoming>| async move {
+                Ok::<_, Infallible>(guard::too_many_connections(max))
+            });
             let connection = self.graceful.watch(self.over.serve_connection(io, service));
             tokio::spawn(async move {
                 let _ = connection.await;

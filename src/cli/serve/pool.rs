@@ -193,14 +193,18 @@ impl Pool {
 fn serve_jobs(mut work: Work, jobs: &Receiver<Job>, load: &Load) {
     while let Ok(job) = jobs.recv() {
         load.waiting.fetch_sub(1, Ordering::Relaxed);
-        if job.stop.is_stopped() || job.reply.is_closed() {
+        if job.reply.is_closed() {
+            continue;
+        }
+        if job.stop.is_stopped() {
+            let _ = job.reply.send(Err(Failure::Stopped));
             continue;
         }
         let _ = job.started.set(Instant::now());
         load.searches.inc();
         load.busy.fetch_add(1, Ordering::Relaxed);
-        let answer = catch_unwind(AssertUnwindSafe(|| work(&job.task, &job.stop)))
-            .unwrap_or_else(|panic| {
+        let answer =
+            catch_unwind(AssertUnwindSafe(|| work(&job.task, &job.stop))).unwrap_or_else(|panic| {
                 let why = panic
                     .downcast_ref::<&str>()
                     .map(|s| (*s).to_string())
@@ -226,16 +230,18 @@ mod tests {
             if task.moves == "panic" {
                 panic!("asked to");
             }
-            (!stop.is_stopped()).then(|| Answer {
-                moves: String::new(),
-                scores: vec![Some(task.moves.len() as i32)],
-                best: vec![1],
-                score: 0,
-                nodes: 0,
-                time_us: 0,
-                pv: None,
-                book: false,
-            }).ok_or(Failure::Stopped)
+            (!stop.is_stopped())
+                .then(|| Answer {
+                    moves: String::new(),
+                    scores: vec![Some(task.moves.len() as i32)],
+                    best: vec![1],
+                    score: 0,
+                    nodes: 0,
+                    time_us: 0,
+                    pv: None,
+                    book: false,
+                })
+                .ok_or(Failure::Stopped)
         })
     }
 

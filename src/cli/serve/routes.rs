@@ -42,7 +42,9 @@ pub fn cors(origins: &[String]) -> anyhow::Result<CorsLayer> {
             .strip_prefix("https://")
             .or_else(|| origin.strip_prefix("http://"));
         if host.is_none_or(|h| h.is_empty() || h.contains('/')) {
-            bail!("--cors-origin {origin:?}: an origin is http:// or https:// and a host[:port], as https://example.org");
+            bail!(
+                "--cors-origin {origin:?}: an origin is http:// or https:// and a host[:port], as https://example.org"
+            );
         }
         values.push(
             HeaderValue::from_str(origin)

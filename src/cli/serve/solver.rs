@@ -55,9 +55,10 @@ fn analyze<const W: usize, const H: usize>(
     stop: &StopFlag,
 ) -> Result<Answer, Failure> {
     solver.set_stop_flag(stop.clone());
-    let pos = task.position.board::<W, H>().ok_or_else(|| {
-        Failure::Failed(format!("the position is not one of the {W}x{H} board"))
-    })?;
+    let pos = task
+        .position
+        .board::<W, H>()
+        .ok_or_else(|| Failure::Failed(format!("the position is not one of the {W}x{H} board")))?;
     let mode = if task.weak { Mode::Weak } else { Mode::Strong };
     solver
         .answer(&task.moves, &pos, mode, task.pv)
