@@ -76,14 +76,16 @@ pub enum Command {
     /// Opening books: generate one (resumable, sharded across machines), merge
     /// shards, verify one against a book-free solve, describe one.
     Book(BookArgs),
-    /// Serve the board page and the HTTP API (/solve, /analyze, /health).
+    /// Serve the board page and the HTTP API (/solve, /analyze, /health, /metrics).
     ///
     /// Prints the URL once it listens. `GET /solve?pos=MOVES` answers as the
     /// online solver does, `{"pos":MOVES,"score":[...]}`, one score per column
     /// (100 for a full one); `GET /analyze?pos=MOVES&weak=1&pv=1` (both switches
-    /// optional) with the fields of `analyze --json`. Searches run on --threads
-    /// solver threads behind a bounded queue; SIGINT or SIGTERM stops accepting,
-    /// lets the requests in flight finish (at most 0.7 s) and exits with 130 or 143.
+    /// optional) with the fields of `analyze --json`; `GET /metrics` in the
+    /// Prometheus text format. Searches run on --threads solver threads behind a
+    /// bounded queue, one per answer at a time; SIGINT or SIGTERM stops
+    /// accepting, lets the requests in flight finish (at most --grace) and exits
+    /// with 130 or 143.
     Serve(ServeArgs),
 }
 
