@@ -66,6 +66,19 @@ impl RateLimit {
     }
 }
 
+/// The key of a client address: an IPv4 address (an IPv4-mapped IPv6 one
+/// included) as it is, an IPv6 one by its /64 prefix, which one host or home
+/// usually holds whole (so that it cannot take a new address per request).
+pub fn client(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let prefix = u128::from(v6) & !u128::from(u64::MAX);
+            IpAddr::V6(prefix.into())
+        }
+        v4 => v4,
+    }
+}
+
 /// The middleware: a request over its address's rate is answered 429 with
 /// `Retry-After` (whole seconds, at least 1).
 pub async fn rate_limit(
@@ -73,10 +86,7 @@ pub async fn rate_limit(
     request: Request,
     next: Next,
 ) -> Response {
-    let ip = request
-        .extensions()
-        .get::<Peer>()
-        .map(|p| p.0.ip().to_canonical());
+    let ip = request.extensions().get::<Peer>().map(|p| client(p.0.ip()));
     let Some(wait) = ip.and_then(|ip| limit.check(ip)) else {
         return next.run(request).await;
     };
@@ -105,4 +115,35 @@ pub fn too_many_connections(max: usize) -> Response {
         "too many connections: the server holds at most {max} (--max-connections); try again later"
     ))
     .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_its_64_prefix_and_an_ipv4_one_itself() {
+        let key = |s: &str| client(s.parse().unwrap()).to_string();
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+    }
+
+    #[test]
+    fn a_burst_then_a_wait() {
+        let limit = RateLimit::new(1, 2, Arc::new(Metrics::new())).unwrap();
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        assert_eq!(limit.check(ip), None);
+        assert_eq!(limit.check(ip), None);
+        let wait = limit.check(ip).expect("over the burst");
+        assert!(wait <= Duration::from_secs(1), "{wait:?}");
+        assert_eq!(
+            limit.check("192.0.2.2".parse().unwrap()),
+            None,
+            "another client"
+        );
+        assert!(RateLimit::new(0, 5, Arc::new(Metrics::new())).is_none());
+    }
 }
