@@ -356,8 +356,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub cache: usize,
 
-    /// Longest search of one request, in seconds; a longer one is stopped and
-    /// answered 503.
+    /// Longest wait of one request for its answer, in the queue and searching,
+    /// in seconds; past it the request is answered 503, saying where the time
+    /// went, and the search is stopped unless other requests wait for it.
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = at_least_one)]
     pub timeout: u64,
 

@@ -140,3 +140,96 @@ impl Flights {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::serve::answer::{Position, Task};
+    use crate::cli::serve::pool::{Pool, Work};
+    use c4solver::StopFlag;
+    use prometheus_client::metrics::counter::Counter;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    /// A search that runs until `go` is set (then answers) or its flag stops it.
+    fn work(go: Arc<AtomicBool>) -> Work {
+        Box::new(move |_: &Task, stop: &StopFlag| {
+            while !go.load(Ordering::Relaxed) && !stop.is_stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if stop.is_stopped() {
+                return Err(Failure::Stopped);
+            }
+            Ok(Answer {
+                moves: String::new(),
+                scores: vec![Some(7)],
+                best: vec![1],
+                score: 7,
+                nodes: 1,
+                time_us: 0,
+                pv: None,
+                book: false,
+            })
+        })
+    }
+
+    fn task() -> Task {
+        Task {
+            moves: String::new(),
+            position: Position::new(c4solver::Playable::<7, 6>::parse("").unwrap()),
+            weak: false,
+            pv: false,
+        }
+    }
+
+    /// Waits until `done` holds, at most 30 s.
+    async fn until(done: impl Fn() -> bool) {
+        for _ in 0..30_000 {
+            if done() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        panic!("never happened");
+    }
+
+    fn searching(found: Found) -> Flight {
+        match found {
+            Found::Searching(flight) => flight,
+            Found::Cached(_) => panic!("cached"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_search_outlives_its_first_request_and_stops_with_its_last() {
+        let go = Arc::new(AtomicBool::new(false));
+        let searches = Counter::default();
+        let pool = Pool::start(vec![work(go.clone())], 4, searches.clone()).unwrap();
+        let (flights, cache) = (Arc::new(Flights::default()), Arc::new(Cache::new(8)));
+        let key = (1, false, false);
+        let join = || searching(flights.join(key, &cache, || pool.submit(task())).unwrap());
+        let (first, second) = (join(), join());
+        assert!(first.led && !second.led);
+        assert_eq!(flights.len(), 1);
+        drop(first);
+        go.store(true, Ordering::Relaxed);
+        assert_eq!(second.search.await.unwrap().score, 7);
+        assert_eq!(cache.get(&key).unwrap().score, 7, "the search kept it");
+        assert_eq!(flights.len(), 0);
+        assert!(matches!(
+            flights.join(key, &cache, || pool.submit(task())),
+            Ok(Found::Cached(_))
+        ));
+        // Another answer, whose every request goes away: its search stops.
+        go.store(false, Ordering::Relaxed);
+        let other = (2, false, false);
+        let a = searching(flights.join(other, &cache, || pool.submit(task())).unwrap());
+        let b = searching(flights.join(other, &cache, || pool.submit(task())).unwrap());
+        until(|| pool.busy() == 1).await;
+        drop((a, b));
+        assert_eq!(flights.len(), 0);
+        until(|| pool.busy() == 0).await;
+        assert!(cache.get(&other).is_none(), "stopped, not answered");
+        assert_eq!(searches.get(), 2);
+    }
+}
