@@ -76,14 +76,16 @@ pub enum Command {
     /// Opening books: generate one (resumable, sharded across machines), merge
     /// shards, verify one against a book-free solve, describe one.
     Book(BookArgs),
-    /// Serve the board page and the HTTP API (/solve, /analyze, /health).
+    /// Serve the board page and the HTTP API (/solve, /analyze, /health, /metrics).
     ///
     /// Prints the URL once it listens. `GET /solve?pos=MOVES` answers as the
     /// online solver does, `{"pos":MOVES,"score":[...]}`, one score per column
     /// (100 for a full one); `GET /analyze?pos=MOVES&weak=1&pv=1` (both switches
-    /// optional) with the fields of `analyze --json`. Searches run on --threads
-    /// solver threads behind a bounded queue; SIGINT or SIGTERM stops accepting,
-    /// lets the requests in flight finish (at most 0.7 s) and exits with 130 or 143.
+    /// optional) with the fields of `analyze --json`; `GET /metrics` in the
+    /// Prometheus text format. Searches run on --threads solver threads behind a
+    /// bounded queue, one per answer at a time; SIGINT or SIGTERM stops
+    /// accepting, lets the requests in flight finish (at most --grace) and exits
+    /// with 130 or 143.
     Serve(ServeArgs),
 }
 
@@ -354,8 +356,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub cache: usize,
 
-    /// Longest search of one request, in seconds; a longer one is stopped and
-    /// answered 503.
+    /// Longest wait of one request for its answer, in the queue and searching,
+    /// in seconds; past it the request is answered 503, saying where the time
+    /// went, and the search is stopped unless other requests wait for it.
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = at_least_one)]
     pub timeout: u64,
 
@@ -365,10 +368,56 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = at_least_one)]
     pub header_timeout: u64,
 
+    /// Requests a second per client address on /solve and /analyze, past a
+    /// burst (--rate-burst); one more gets 429 with Retry-After. 0 (the
+    /// default): no limit, for the loopback address where the only clients are
+    /// the machine's own. The address is the TCP peer's, never a header.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub rate_limit: u32,
+
+    /// Requests one client address may send at once before --rate-limit
+    /// applies. Default: twice --rate-limit (the page sends a request or two
+    /// per move; a script may start a few at once).
+    #[arg(long, value_name = "N", value_parser = at_least_one_u32)]
+    pub rate_burst: Option<u32>,
+
+    /// Connections open at once; one more is answered 503 with Retry-After and
+    /// closed. Default 512: half the usual limit of 1024 open files, the rest
+    /// left for the server's own files and that answer.
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = at_least_one_usize)]
+    pub max_connections: usize,
+
+    /// Origins allowed to call the API from a page (CORS), as
+    /// https://host[:port]; repeat it or give a comma-separated list. Default:
+    /// every origin.
+    #[arg(long, value_name = "ORIGIN", value_delimiter = ',')]
+    pub cors_origin: Vec<String>,
+
+    /// Seconds the requests in flight may go on after SIGINT or SIGTERM before
+    /// their searches are stopped (decimals allowed); the process exits at
+    /// most a second after. Default 5: within the 10 s `docker stop` waits
+    /// before killing.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = grace_secs)]
+    pub grace: std::time::Duration,
+
+    /// The access log's format: one line per request on stderr.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     /// No access log (one line per request on stderr: method, path, status,
-    /// milliseconds).
+    /// milliseconds, cached, nodes).
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// `--log-format` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// `GET /solve?pos=4455 200 0.4ms cached=false nodes=1234`.
+    Text,
+    /// One JSON object a line: timestamp, level, method, path, status, ms,
+    /// cached, nodes, target.
+    Json,
 }
 
 /// `--first` values.
@@ -486,6 +535,25 @@ fn at_least_one(text: &str) -> Result<u64, String> {
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// A count of at least 1 that fits a `u32`.
+fn at_least_one_u32(text: &str) -> Result<u32, String> {
+    u32::try_from(at_least_one(text)?).map_err(|e| e.to_string())
+}
+
+/// A count of at least 1.
+fn at_least_one_usize(text: &str) -> Result<usize, String> {
+    usize::try_from(at_least_one(text)?).map_err(|e| e.to_string())
+}
+
+/// Seconds, decimals allowed, from 0 to an hour.
+fn grace_secs(text: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if !(0.0..=3600.0).contains(&secs) {
+        return Err("must be between 0 and 3600 seconds".to_string());
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 impl Cli {
@@ -776,6 +844,51 @@ mod tests {
         assert!(parse(&["c4solver", "serve", "--queue", "0"]).is_err());
         assert!(parse(&["c4solver", "serve", "--timeout", "0"]).is_err());
         assert!(parse(&["c4solver", "serve", "file"]).is_err());
+        let cli = parse(&[
+            "c4solver",
+            "serve",
+            "--rate-limit",
+            "10",
+            "--max-connections",
+            "3",
+            "--cors-origin",
+            "https://a.example,https://b.example",
+            "--cors-origin",
+            "http://c.example:8000",
+            "--grace",
+            "0.5",
+            "--log-format",
+            "json",
+        ])
+        .unwrap();
+        let Some(Command::Serve(s)) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (s.rate_limit, s.rate_burst, s.max_connections),
+            (10, None, 3)
+        );
+        assert_eq!(
+            s.cors_origin,
+            [
+                "https://a.example",
+                "https://b.example",
+                "http://c.example:8000"
+            ]
+        );
+        assert_eq!(s.grace, std::time::Duration::from_millis(500));
+        assert_eq!(s.log_format, LogFormat::Json);
+        for bad in [
+            &["--grace", "-1"][..],
+            &["--grace", "nan"],
+            &["--max-connections", "0"],
+            &["--rate-burst", "0"],
+            &["--log-format", "xml"],
+        ] {
+            let mut args = vec!["c4solver", "serve"];
+            args.extend_from_slice(bad);
+            assert!(parse(&args).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

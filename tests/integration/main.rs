@@ -25,6 +25,7 @@ mod properties;
 mod resources;
 mod rough_edges;
 mod serve;
+mod serve_public;
 mod sizes;
 mod sources;
 mod stops;

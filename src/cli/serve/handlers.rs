@@ -1,7 +1,8 @@
-//! The API's handlers: `/solve`, `/analyze`, `/health`, and the JSON answers to
-//! an unknown path or a wrong method.
+//! The API's handlers: `/solve`, `/analyze`, `/health`, `/metrics`, and the
+//! JSON answers to an unknown path or a wrong method.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::extract::{RawQuery, State};
@@ -10,9 +11,12 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::App;
-use super::answer::{self, Analyzed, Answer, Parsed, Task};
+use super::answer::{self, Answer, Parsed, Task};
 use super::error::ApiError;
-use super::pool::Full;
+use super::flight::{Flight, Found};
+use super::log::Served;
+use super::metrics;
+use super::pool::{Failure, Full};
 use super::query::{self, Params};
 use c4solver::excerpt;
 
@@ -21,29 +25,44 @@ pub const MISSING_POS: &str =
     "missing pos: give the moves played, as in ?pos=4455 (pos= is the empty board)";
 
 /// `GET /solve?pos=MOVES`: the online solver's answer, `{"pos", "score"}`.
-pub async fn solve(
-    State(app): State<Arc<App>>,
-    RawQuery(q): RawQuery,
-) -> Result<Json<Value>, ApiError> {
-    let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
-    let strong = Params {
-        weak: false,
-        pv: false,
-        ..params
+pub async fn solve(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    let answered = async {
+        let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
+        let strong = Params {
+            weak: false,
+            pv: false,
+            ..params
+        };
+        let (parsed, found, cached) = answer(&app, &strong).await?;
+        let json = Json(answer::solve_json(&found, &parsed.moves));
+        Ok::<_, ApiError>(served(json, cached, &found))
     };
-    let (parsed, found, _) = answer(&app, &strong).await?;
-    Ok(Json(answer::solve_json(&found, &parsed.moves)))
+    answered.await.unwrap_or_else(IntoResponse::into_response)
 }
 
 /// `GET /analyze?pos=MOVES[&weak=1][&pv=1]`: the library's answer (the fields
 /// of `analyze --json`, docs/answer.md) and `cached`.
-pub async fn analyze(
-    State(app): State<Arc<App>>,
-    RawQuery(q): RawQuery,
-) -> Result<Json<Analyzed>, ApiError> {
-    let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
-    let (parsed, found, cached) = answer(&app, &params).await?;
-    Ok(Json(answer::analyze_json(found, &parsed.moves, cached)))
+pub async fn analyze(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    let answered = async {
+        let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
+        let (parsed, found, cached) = answer(&app, &params).await?;
+        let nodes = found.nodes;
+        let json = Json(answer::analyze_json(found, &parsed.moves, cached));
+        let mut response = json.into_response();
+        response.extensions_mut().insert(Served { cached, nodes });
+        Ok::<_, ApiError>(response)
+    };
+    answered.await.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `json` with what the access log tells of it.
+fn served(json: Json<Value>, cached: bool, found: &Answer) -> Response {
+    let mut response = json.into_response();
+    response.extensions_mut().insert(Served {
+        cached,
+        nodes: found.nodes,
+    });
+    response
 }
 
 /// `GET /health`: the server answers, with its board and load.
@@ -56,7 +75,14 @@ pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
         "waiting": app.pool.waiting(),
         "queue": app.pool.capacity(),
         "cached": app.cache.len(),
+        "searches": app.flights.len(),
     }))
+}
+
+/// `GET /metrics`: every metric, in the Prometheus text format.
+pub async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let text = app.metrics.render(app.pool.waiting(), app.pool.busy());
+    metrics::respond(text)
 }
 
 /// Any other path: 404.
@@ -64,7 +90,7 @@ pub async fn not_found(uri: Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
-            "no such path {}: the API is /solve, /analyze and /health, the page is /",
+            "no such path {}: the API is /solve, /analyze, /health and /metrics, the page is /",
             excerpt(uri.path())
         ),
     )
@@ -87,9 +113,11 @@ pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     response
 }
 
-/// The answer for `params`: from the cache, or from a solver thread (then kept
-/// in the cache), and whether it was cached.
+/// The answer for `params`: from the cache, or from the search that finds it
+/// (one per answer at a time: requests for an answer being searched wait for
+/// that search), and whether it was cached.
 async fn answer(app: &App, params: &Params) -> Result<(Parsed, Answer, bool), ApiError> {
+    let asked = Instant::now();
     let pos = params
         .pos
         .as_deref()
@@ -97,6 +125,7 @@ async fn answer(app: &App, params: &Params) -> Result<(Parsed, Answer, bool), Ap
     let parsed = (app.parse)(pos).map_err(ApiError::bad_request)?;
     let key = (parsed.key, params.weak, params.pv);
     if let Some(answer) = app.cache.get(&key) {
+        app.metrics.cache_hits.inc();
         return Ok((parsed, answer, true));
     }
     let task = Task {
@@ -105,25 +134,62 @@ async fn answer(app: &App, params: &Params) -> Result<(Parsed, Answer, bool), Ap
         weak: params.weak,
         pv: params.pv,
     };
-    let mut ticket = app.pool.submit(task).map_err(|Full| {
-        ApiError::unavailable(format!(
-            "busy: {} searches wait for the {} solver threads; try again later",
-            app.pool.capacity(),
-            app.pool.threads()
-        ))
-    })?;
-    match tokio::time::timeout(app.timeout, ticket.answer()).await {
-        Ok(Some(answer)) => {
-            app.cache.put(key, answer.clone());
-            Ok((parsed, answer, false))
+    let found = app
+        .flights
+        .join(key, &app.cache, || app.pool.submit(task))
+        .map_err(|Full| {
+            ApiError::unavailable(format!(
+                "busy: {} searches wait for the {} solver threads; try again later",
+                app.pool.capacity(),
+                app.pool.threads()
+            ))
+        })?;
+    let flight = match found {
+        Found::Cached(answer) => {
+            app.metrics.cache_hits.inc();
+            return Ok((parsed, answer, true));
         }
-        Ok(None) => Err(ApiError::unavailable("the server is shutting down")),
-        Err(_) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the search took longer than --timeout {} s and was stopped",
-                app.timeout.as_secs()
-            ),
-        )),
+        Found::Searching(flight) => flight,
+    };
+    if !flight.led {
+        app.metrics.joined.inc();
     }
+    let Flight {
+        search, started, ..
+    } = flight;
+    match tokio::time::timeout(app.timeout, search).await {
+        Ok(Ok(answer)) => Ok((parsed, answer, false)),
+        Ok(Err(Failure::Stopped)) => Err(ApiError::unavailable("the server is shutting down")),
+        Ok(Err(Failure::Failed(why))) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, why)),
+        Err(_) => Err(timed_out(app, asked, started.get().copied())),
+    }
+}
+
+/// The 503 of a request that waited `--timeout` from `asked`: in the queue
+/// all along if no thread took its search, or with how much of it the search
+/// took.
+fn timed_out(app: &App, asked: Instant, started: Option<Instant>) -> ApiError {
+    let limit = app.timeout.as_secs();
+    match started {
+        None => ApiError::unavailable(format!(
+            "no solver thread was free within --timeout {limit} s: the search waited in the queue all along; try again later"
+        )),
+        Some(started) => {
+            let queued = started.saturating_duration_since(asked);
+            let searched = app.timeout.saturating_sub(queued);
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the search took longer than --timeout {limit} s: {} s searching after {} s in the queue",
+                    tenths(searched),
+                    tenths(queued)
+                ),
+            )
+        }
+    }
+}
+
+/// `d` in seconds with one decimal.
+fn tenths(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64())
 }

@@ -1,35 +1,46 @@
 //! `c4solver serve`: the board page and the HTTP API, on axum over tokio.
 //!
 //! Requests are parsed by the command line's own parser ([`solver::parse`]),
-//! answered from the [`cache::Cache`] or queued for the solver threads
-//! ([`pool::Pool`]), which run outside the async runtime. Connections are
-//! hyper's HTTP/1 with a header timeout (`--header-timeout`): a connection
-//! that does not send a whole request head in time, idle or half-sent, is
-//! closed. The first SIGINT or SIGTERM stops accepting connections, lets the
-//! requests in flight finish for at most [`GRACE`], then stops their searches
-//! and exits within [`SHUTDOWN`] of the signal.
+//! answered from the [`cache::Cache`] or by a search on the solver threads
+//! ([`pool::Pool`], outside the async runtime), one search per answer at a
+//! time ([`flight::Flights`]). Connections are hyper's HTTP/1 with a header
+//! timeout (`--header-timeout`), at most `--max-connections` at once. The
+//! first SIGINT or SIGTERM (tokio's signal streams) stops accepting
+//! connections, lets the requests in flight finish for at most `--grace`, then
+//! stops their searches and exits within [`EXIT_AFTER_GRACE`] more.
 
 mod answer;
 mod cache;
 mod error;
+mod flight;
+mod guard;
 mod handlers;
 mod limits;
 mod log;
+mod metrics;
 mod page;
 mod pool;
 mod query;
 mod routes;
 mod solver;
 
+use std::convert::Infallible;
 use std::io::Write;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use axum::Router;
+use axum::extract::Request;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
+use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpStream;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::Semaphore;
 
 use super::Outcome;
 use super::args::{EngineArgs, ServeArgs};
@@ -37,24 +48,22 @@ use super::engine;
 use super::signals::Signals;
 use answer::Parsed;
 use cache::Cache;
+use flight::Flights;
+use guard::{Peer, RateLimit};
+use log::Access;
+use metrics::Metrics;
 use pool::Pool;
 
-/// How long the requests in flight may go on after a stop signal.
-pub const GRACE: Duration = Duration::from_millis(700);
-
-/// When, after the stop signal is seen, the connections still open are
-/// dropped (the requests whose search was stopped at [`GRACE`] are answered a
+/// When, after `--grace`, the connections still open are dropped (the
+/// requests whose search was stopped at the end of the grace are answered a
 /// few milliseconds after it unless the machine is very loaded).
-pub const DRAIN: Duration = Duration::from_millis(1200);
+pub const DRAIN_AFTER_GRACE: Duration = Duration::from_millis(500);
 
-/// When, after the stop signal is seen, the process ends whatever still runs
-/// (a watchdog thread, so that neither a loaded runtime nor a thread that does
-/// not stop can hold the exit). docs/server.md promises 1.7 s from the signal:
-/// this bound, the signal's poll and the scheduler's delay.
-pub const SHUTDOWN: Duration = Duration::from_millis(1500);
-
-/// How often the signal flag is looked at.
-const SIGNAL_POLL: Duration = Duration::from_millis(20);
+/// When, after `--grace`, the process ends whatever still runs (a watchdog
+/// thread, so that neither a loaded runtime nor a thread that does not stop
+/// can hold the exit). docs/server.md promises `--grace` + 1 s from the signal:
+/// this bound and the scheduler's delay.
+pub const EXIT_AFTER_GRACE: Duration = Duration::from_millis(800);
 
 /// How long to wait before accepting again after an error (out of file
 /// descriptors: the idle connections' header timeout frees some).
@@ -65,10 +74,14 @@ pub struct App {
     /// The solver threads and their queue.
     pub pool: Pool,
     /// Recent answers.
-    pub cache: Cache,
+    pub cache: Arc<Cache>,
+    /// The searches under way, one per answer.
+    pub flights: Arc<Flights>,
+    /// What `/metrics` shows.
+    pub metrics: Arc<Metrics>,
     /// The command line's parser for this board.
     pub parse: fn(&[u8]) -> Result<Parsed, String>,
-    /// The longest search of one request.
+    /// The longest wait of one request.
     pub timeout: Duration,
     /// The board's width.
     pub width: usize,
@@ -86,31 +99,116 @@ pub fn run<const W: usize, const H: usize>(
     engine: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
+    let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
     let works = solver::workers::<W, H>(engine, threads)?;
     let queue = usize::try_from(args.queue).unwrap_or(usize::MAX);
+    let metrics = Arc::new(Metrics::new());
     let app = Arc::new(App {
-        pool: Pool::start(works, queue)?,
-        cache: Cache::new(args.cache),
+        pool: Pool::start(works, queue, metrics.searches.clone())?,
+        cache: Arc::new(Cache::new(args.cache)),
+        flights: Arc::default(),
+        metrics: metrics.clone(),
         parse: solver::parse::<W, H>,
         timeout: Duration::from_secs(args.timeout),
         width: W,
         height: H,
+    });
+    if !args.quiet {
+        log::install(args.log_format);
+    }
+    let access = Arc::new(Access {
+        metrics,
+        format: (!args.quiet).then_some(args.log_format),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("c4solver-http")
         .build()
         .context("cannot start the HTTP runtime")?;
-    let served = runtime.block_on(serve(app, args, signals.clone()));
+    let served = runtime.block_on(async {
+        let limit = RateLimit::new(
+            args.rate_limit,
+            args.rate_burst.unwrap_or(args.rate_limit.saturating_mul(2)),
+            app.metrics.clone(),
+        );
+        if let Some(limit) = &limit {
+            tokio::spawn(limit.clone().forget());
+        }
+        let router = routes::app(app.clone(), access, cors, limit);
+        serve(app, router, args, signals.clone()).await
+    });
     // A task still waiting on a stopped search must not hold the exit.
     runtime.shutdown_background();
     served.map(|()| Outcome::Ok)
 }
 
+/// Resolves at the first SIGINT or SIGTERM.
+fn stop_signal() -> anyhow::Result<impl Future<Output = ()>> {
+    let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
+    Ok(async move {
+        tokio::select! {
+            _ = terminate.recv() => {}
+            _ = interrupt.recv() => {}
+        }
+    })
+}
+
+/// The connections: at most `max` serve `router`, the others are answered 503.
+struct Connections {
+    router: Router,
+    http: http1::Builder,
+    over: http1::Builder,
+    open: Arc<Semaphore>,
+    max: usize,
+    graceful: GracefulShutdown,
+    app: Arc<App>,
+}
+
+impl Connections {
+    /// Serves `stream` from `peer` on a task of its own.
+    fn serve(&self, stream: TcpStream, peer: SocketAddr) {
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(stream);
+        let Ok(permit) = self.open.clone().try_acquire_owned() else {
+            let max = self.max;
+            let service = service_fn(move |_: Request<Incoming>| async move {
+                Ok::<_, Infallible>(guard::too_many_connections(max))
+            });
+            let connection = self.graceful.watch(self.over.serve_connection(io, service));
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+            return;
+        };
+        let router = self.router.clone();
+        let service = service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(Peer(peer));
+            // The router is always ready: no `poll_ready` needed.
+            tower_service::Service::call(&mut router.clone(), request)
+        });
+        let connection = self.graceful.watch(self.http.serve_connection(io, service));
+        let metrics = self.app.metrics.clone();
+        metrics.connections.inc();
+        tokio::spawn(async move {
+            // A connection's errors (a reset, a header timeout) are its own.
+            let _ = connection.await;
+            metrics.connections.dec();
+            drop(permit);
+        });
+    }
+}
+
 /// Listens, prints the URL, and serves until a signal, then shuts down within
-/// [`SHUTDOWN`].
-async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Result<()> {
+/// `--grace` and [`EXIT_AFTER_GRACE`].
+async fn serve(
+    app: Arc<App>,
+    router: Router,
+    args: &ServeArgs,
+    signals: Signals,
+) -> anyhow::Result<()> {
+    let stopped = stop_signal()?;
     let listener = tokio::net::TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("--addr {}: cannot listen there", args.addr))?;
@@ -120,15 +218,19 @@ async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Res
     let _ = writeln!(stdout, "c4solver: serving http://{addr}/ (Ctrl-C to stop)");
     let _ = stdout.flush();
     drop(stdout);
-    let router = routes::app(app.clone(), !args.quiet);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(Duration::from_secs(args.header_timeout));
-    let graceful = GracefulShutdown::new();
-    let stopped = async {
-        while !signals.stop_flag().is_stopped() {
-            tokio::time::sleep(SIGNAL_POLL).await;
-        }
+    let mut over = http.clone();
+    over.keep_alive(false);
+    let connections = Connections {
+        router,
+        http,
+        over,
+        open: Arc::new(Semaphore::new(args.max_connections)),
+        max: args.max_connections,
+        graceful: GracefulShutdown::new(),
+        app: app.clone(),
     };
     let mut stopped = std::pin::pin!(stopped);
     loop {
@@ -136,26 +238,23 @@ async fn serve(app: Arc<App>, args: &ServeArgs, signals: Signals) -> anyhow::Res
             accepted = listener.accept() => accepted,
             () = &mut stopped => break,
         };
-        let Ok((stream, _)) = accepted else {
-            tokio::time::sleep(ACCEPT_RETRY).await;
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(router.clone());
-        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
-        tokio::spawn(async move {
-            // A connection's errors (a reset, a header timeout) are its own.
-            let _ = connection.await;
-        });
+        match accepted {
+            Ok((stream, peer)) => connections.serve(stream, peer),
+            Err(_) => tokio::time::sleep(ACCEPT_RETRY).await,
+        }
     }
     let seen = Instant::now();
-    watchdog(seen + SHUTDOWN, signals.exit_code().unwrap_or(0));
+    let grace = args.grace;
+    watchdog(
+        seen + grace + EXIT_AFTER_GRACE,
+        signals.exit_code().unwrap_or(0),
+    );
     drop(listener);
-    let mut drained = std::pin::pin!(graceful.shutdown());
-    if tokio::time::timeout(GRACE, &mut drained).await.is_err() {
+    let mut drained = std::pin::pin!(connections.graceful.shutdown());
+    if tokio::time::timeout(grace, &mut drained).await.is_err() {
         // The requests still in flight are answered 503 as their searches stop.
         app.pool.stop_all();
-        let left = (seen + DRAIN).saturating_duration_since(Instant::now());
+        let left = (seen + grace + DRAIN_AFTER_GRACE).saturating_duration_since(Instant::now());
         let _ = tokio::time::timeout(left, &mut drained).await;
     }
     Ok(())

@@ -7,7 +7,7 @@ use c4solver::parse_pos;
 use c4solver::{Mode, Solver, StopFlag};
 
 use super::answer::{Answer, Parsed, Position, Task};
-use super::pool::Work;
+use super::pool::{Failure, Work};
 use crate::cli::args::EngineArgs;
 use crate::cli::engine;
 
@@ -47,17 +47,20 @@ pub fn workers<const W: usize, const H: usize>(
         .collect()
 }
 
-/// The analysis of one task, `None` if `stop` was set before it ended.
+/// The analysis of one task; [`Failure::Stopped`] if `stop` was set before it
+/// ended.
 fn analyze<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     task: &Task,
     stop: &StopFlag,
-) -> Option<Answer> {
+) -> Result<Answer, Failure> {
     solver.set_stop_flag(stop.clone());
     let pos = task
         .position
         .board::<W, H>()
-        .expect("the server parses positions of its own board");
+        .ok_or_else(|| Failure::Failed(format!("the position is not one of the {W}x{H} board")))?;
     let mode = if task.weak { Mode::Weak } else { Mode::Strong };
-    solver.answer(&task.moves, &pos, mode, task.pv).ok()
+    solver
+        .answer(&task.moves, &pos, mode, task.pv)
+        .map_err(|_| Failure::Stopped)
 }
