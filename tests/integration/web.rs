@@ -14,6 +14,7 @@
 
 use crate::common;
 
+use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -110,48 +111,179 @@ fn the_page_in_chromium() {
 #[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_static_build_in_chromium() {
     need_browser();
-    let site = common::build_web();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let mut server = Command::new("python3")
-        .args([
-            "-m",
-            "http.server",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-        ])
-        .arg("--directory")
-        .arg(&site)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 -m http.server starts");
-    let url = format!("http://127.0.0.1:{port}");
-    let up = (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(100));
-        TcpStream::connect(("127.0.0.1", port)).is_ok()
-    });
-    let result = std::panic::catch_unwind(|| {
+    let site = StaticSite::start(&common::build_web());
+    let seen = check_page(&site.url);
+    // The worker fetched the 12-stone book (once per page load) and answers
+    // from it.
+    let fetches = seen["bookFetches"].as_array().unwrap();
+    assert!(
+        !fetches.is_empty() && fetches.iter().all(|s| s == 200),
+        "{fetches:?}"
+    );
+    assert_eq!(seen["bookDepth"], 12);
+}
+
+/// The static build served by `python3 -m http.server` on a free loopback port,
+/// stopped when dropped.
+struct StaticSite {
+    child: std::process::Child,
+    url: String,
+}
+
+impl StaticSite {
+    fn start(site: &Path) -> StaticSite {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new("python3")
+            .args(["-m", "http.server", &port.to_string()])
+            .args(["--bind", "127.0.0.1", "--directory"])
+            .arg(site)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 -m http.server starts");
+        let site = StaticSite {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        };
+        let up = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
         assert!(up, "the static server did not start");
-        let seen = check_page(&url);
-        // The worker fetched the 12-stone book (once per page load) and answers
-        // from it.
-        let fetches = seen["bookFetches"].as_array().unwrap();
-        assert!(
-            !fetches.is_empty() && fetches.iter().all(|s| s == 200),
-            "{fetches:?}"
-        );
-        assert_eq!(seen["bookDepth"], 12);
-    });
-    let _ = server.kill();
-    let _ = server.wait();
-    if let Err(e) = result {
-        std::panic::resume_unwind(e);
+        site
     }
+}
+
+impl Drop for StaticSite {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A 12-stone position whose analysis takes seconds (its children are past the
+/// 12-stone book and searched), and a move after which the analysis takes about
+/// a tenth of that: the page plays it while the first is being analyzed.
+const HARD: &str = "113535175642";
+const QUICK_MOVE: &str = "4";
+
+/// Plays [`HARD`] by clicks in the page at `url`, then [`QUICK_MOVE`] while
+/// `HARD` is being analyzed (tests/web/drive.mjs's `stale`), and checks the
+/// answer shown against the command line's. The page must not have waited for
+/// the stale search: the new answer came sooner after the move than that search
+/// could have ended, its whole duration timed by the same client after.
+fn check_stale_analysis(url: &str) -> Value {
+    let out = Command::new("node")
+        .arg(web_dir().join("drive.mjs"))
+        .args(["stale", url])
+        .arg(chromium())
+        .args([HARD, QUICK_MOVE])
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "the driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
+    // The aborted request shows no error, and nothing is left pending.
+    assert_eq!(text(&seen["error"]).trim(), "", "{seen}");
+    assert_eq!(seen["spinnerHidden"], true, "{seen}");
+    assert_eq!(
+        seen["scores"],
+        analyze(&format!("{HARD}{QUICK_MOVE}"))["scores"]
+    );
+    assert_eq!(seen["staleScores"], analyze(HARD)["scores"]);
+    let ms = |k: &str| {
+        seen[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{k} in {seen}"))
+    };
+    eprintln!(
+        "the stale search had run {:.0} ms; the new answer came {:.0} ms after the move; \
+         the stale search alone takes {:.0} ms",
+        ms("headStartMs"),
+        ms("answeredMs"),
+        ms("staleMs")
+    );
+    assert!(
+        ms("headStartMs") + ms("answeredMs") < ms("staleMs"),
+        "the new answer waited for the stale search: {seen}"
+    );
+    seen
+}
+
+/// The page of `c4solver serve` aborts the request of a position it left: the
+/// server logs it as cancelled (499) and, on its one solver thread, answers the
+/// new position without finishing the stale search.
+#[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
+fn the_page_aborts_a_stale_analysis_on_serve() {
+    need_browser();
+    let mut server = Server::start_with(&["--threads", "1"], Stdio::piped());
+    let stderr = BufReader::new(server.child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || stderr.lines().map_while(Result::ok).collect());
+    check_stale_analysis(&server.url());
+    drop(server);
+    let log: Vec<String> = reader.join().unwrap();
+    let at = |path: &str, status: u64| {
+        log.iter()
+            .position(|l| logged_status(l, path) == Some(status))
+            .unwrap_or_else(|| panic!("no {status} for {path} in {log:#?}"))
+    };
+    let stale = format!("/analyze?pos={HARD}");
+    let new = format!("/analyze?pos={HARD}{QUICK_MOVE}");
+    // Cancelled before the new position was answered; the stale one answered
+    // only when asked again, after.
+    assert!(at(&stale, 499) < at(&new, 200), "{log:#?}");
+    assert!(at(&new, 200) < at(&stale, 200), "{log:#?}");
+}
+
+/// The status an access-log line gives for `path`: `METHOD PATH STATUS MS`
+/// (fields may be written `path=...`, `status=...`), or a JSON line with a
+/// field equal to `path` and a `status` field.
+fn logged_status(line: &str, path: &str) -> Option<u64> {
+    if let Ok(v) = serde_json::from_str::<Value>(line) {
+        fn find<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+            match v {
+                Value::Object(m) => m
+                    .get(key)
+                    .or_else(|| m.values().find_map(|x| find(x, key))),
+                _ => None,
+            }
+        }
+        let has_path = ["path", "uri"]
+            .iter()
+            .any(|k| find(&v, k).and_then(Value::as_str) == Some(path));
+        return has_path.then(|| find(&v, "status")?.as_u64())?;
+    }
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let i = f
+        .iter()
+        .position(|t| t.trim_start_matches("path=").trim_matches('"') == path)?;
+    f[i + 1..]
+        .iter()
+        .find_map(|t| t.trim_start_matches("status=").parse().ok())
+}
+
+/// The static WebAssembly page ends the worker whose search it no longer
+/// needs, and a new worker (with the book already loaded) answers the new
+/// position in the time of its own search.
+#[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
+fn the_static_page_drops_a_stale_search() {
+    need_browser();
+    let site = StaticSite::start(&common::build_web());
+    let seen = check_stale_analysis(&site.url);
+    // The next worker started with the book the first one fetched: one fetch.
+    assert_eq!(seen["bookDepthAfter"], 12, "{seen}");
+    assert_eq!(seen["bookFetches"], serde_json::json!([200]), "{seen}");
 }
 
 /// Drives the page at `url`, checks what it showed against the command line, and
