@@ -165,23 +165,17 @@ impl Drop for StaticSite {
     }
 }
 
-/// A 12-stone position whose analysis takes seconds (its children are past the
-/// 12-stone book and searched), and a move after which the analysis takes about
-/// a tenth of that: the page plays it while the first is being analyzed.
-const HARD: &str = "113535175642";
-const QUICK_MOVE: &str = "4";
-
-/// Plays [`HARD`] by clicks in the page at `url`, then [`QUICK_MOVE`] while
-/// `HARD` is being analyzed (tests/web/drive.mjs's `stale`), and checks the
-/// answer shown against the command line's. The page must not have waited for
-/// the stale search: the new answer came sooner after the move than that search
-/// could have ended, its whole duration timed by the same client after.
-fn check_stale_analysis(url: &str) -> Value {
+/// Plays `hard` by clicks in the page at `url`, then `quick` while `hard` is
+/// being analyzed (tests/web/drive.mjs's `stale`), and checks the answer shown
+/// against the command line's. The page must not have waited for the stale
+/// search: the new answer came sooner after the move than that search could
+/// have ended, its whole duration timed by the same client after.
+fn check_stale_analysis(url: &str, hard: &str, quick: &str) -> Value {
     let out = Command::new("node")
         .arg(web_dir().join("drive.mjs"))
         .args(["stale", url])
         .arg(chromium())
-        .args([HARD, QUICK_MOVE])
+        .args([hard, quick])
         .output()
         .expect("node runs");
     assert!(
@@ -195,16 +189,9 @@ fn check_stale_analysis(url: &str) -> Value {
     // The aborted request shows no error, and nothing is left pending.
     assert_eq!(text(&seen["error"]).trim(), "", "{seen}");
     assert_eq!(seen["spinnerHidden"], true, "{seen}");
-    assert_eq!(
-        seen["scores"],
-        analyze(&format!("{HARD}{QUICK_MOVE}"))["scores"]
-    );
-    assert_eq!(seen["staleScores"], analyze(HARD)["scores"]);
-    let ms = |k: &str| {
-        seen[k]
-            .as_f64()
-            .unwrap_or_else(|| panic!("{k} in {seen}"))
-    };
+    assert_eq!(seen["scores"], analyze(&format!("{hard}{quick}"))["scores"]);
+    assert_eq!(seen["staleScores"], analyze(hard)["scores"]);
+    let ms = |k: &str| seen[k].as_f64().unwrap_or_else(|| panic!("{k} in {seen}"));
     eprintln!(
         "the stale search had run {:.0} ms; the new answer came {:.0} ms after the move; \
          the stale search alone takes {:.0} ms",
@@ -221,15 +208,17 @@ fn check_stale_analysis(url: &str) -> Value {
 
 /// The page of `c4solver serve` aborts the request of a position it left: the
 /// server logs it as cancelled (499) and, on its one solver thread, answers the
-/// new position without finishing the stale search.
+/// new position without finishing the stale search. With no book, 4444441 takes
+/// seconds to analyze, and 44444415 a tenth of that.
 #[test]
 #[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_page_aborts_a_stale_analysis_on_serve() {
     need_browser();
-    let mut server = Server::start_with(&["--threads", "1"], Stdio::piped());
+    let mut server = Server::start_with(&["--threads", "1", "--no-book"], Stdio::piped());
     let stderr = BufReader::new(server.child.stderr.take().unwrap());
     let reader = std::thread::spawn(move || stderr.lines().map_while(Result::ok).collect());
-    check_stale_analysis(&server.url());
+    let (hard, quick) = ("4444441", "5");
+    check_stale_analysis(&server.url(), hard, quick);
     drop(server);
     let log: Vec<String> = reader.join().unwrap();
     let at = |path: &str, status: u64| {
@@ -237,8 +226,8 @@ fn the_page_aborts_a_stale_analysis_on_serve() {
             .position(|l| logged_status(l, path) == Some(status))
             .unwrap_or_else(|| panic!("no {status} for {path} in {log:#?}"))
     };
-    let stale = format!("/analyze?pos={HARD}");
-    let new = format!("/analyze?pos={HARD}{QUICK_MOVE}");
+    let stale = format!("/analyze?pos={hard}");
+    let new = format!("/analyze?pos={hard}{quick}");
     // Cancelled before the new position was answered; the stale one answered
     // only when asked again, after.
     assert!(at(&stale, 499) < at(&new, 200), "{log:#?}");
@@ -252,9 +241,7 @@ fn logged_status(line: &str, path: &str) -> Option<u64> {
     if let Ok(v) = serde_json::from_str::<Value>(line) {
         fn find<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
             match v {
-                Value::Object(m) => m
-                    .get(key)
-                    .or_else(|| m.values().find_map(|x| find(x, key))),
+                Value::Object(m) => m.get(key).or_else(|| m.values().find_map(|x| find(x, key))),
                 _ => None,
             }
         }
@@ -273,17 +260,70 @@ fn logged_status(line: &str, path: &str) -> Option<u64> {
 }
 
 /// The static WebAssembly page ends the worker whose search it no longer
-/// needs, and a new worker (with the book already loaded) answers the new
-/// position in the time of its own search.
+/// needs, and a new worker answers the new position in the time of its own
+/// search. The site has no book.c4book, so that the worker answers from the
+/// 8-stone book: 44444411 then takes seconds to analyze, and 444444112 a
+/// twentieth of that.
 #[test]
 #[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_static_page_drops_a_stale_search() {
     need_browser();
+    let built = common::build_web();
+    let bookless = built.with_file_name("web-static-8");
+    let _ = std::fs::remove_dir_all(&bookless);
+    copy_dir(&built, &bookless, &|name| name != "book.c4book");
+    let site = StaticSite::start(&bookless);
+    let seen = check_stale_analysis(&site.url, "44444411", "2");
+    assert_eq!(seen["bookDepthAfter"], 8, "{seen}");
+}
+
+/// A worker ended during a search is followed by one that starts with the
+/// 12-stone book its predecessor fetched: no second fetch, and the same answers.
+#[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
+fn the_static_pages_next_worker_keeps_the_book() {
+    need_browser();
     let site = StaticSite::start(&common::build_web());
-    let seen = check_stale_analysis(&site.url);
-    // The next worker started with the book the first one fetched: one fetch.
-    assert_eq!(seen["bookDepthAfter"], 12, "{seen}");
+    // Searched past the book: a few hundred milliseconds, aborted after 50.
+    let moves = "113535175642";
+    let out = Command::new("node")
+        .arg(web_dir().join("drive.mjs"))
+        .args(["restart", &site.url])
+        .arg(chromium())
+        .arg(moves)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "the driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
+    assert_eq!(seen["aborted"], "AbortError", "{seen}");
+    assert_eq!(
+        seen["workers"], 2,
+        "a second worker after the abort: {seen}"
+    );
     assert_eq!(seen["bookFetches"], serde_json::json!([200]), "{seen}");
+    assert_eq!(seen["bookDepthAfter"], 12, "{seen}");
+    assert_eq!(seen["scores"], analyze(moves)["scores"]);
+}
+
+/// Copies the files of `from` whose names `keep` accepts into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path, keep: &dyn Fn(&str) -> bool) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(&name), keep);
+        } else if keep(&name) {
+            std::fs::copy(&path, to.join(&name)).unwrap();
+        }
+    }
 }
 
 /// Drives the page at `url`, checks what it showed against the command line, and

@@ -7,6 +7,8 @@
 //                                             then stops serving and reloads)
 //   node drive.mjs stale URL BROWSER MOVES COL (plays MOVES by clicks, then COL
 //                                             while MOVES is being analyzed)
+//   node drive.mjs restart URL BROWSER MOVES   (the static build: aborts the
+//                                             search of MOVES, asks again)
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
@@ -201,9 +203,9 @@ async function offline(browser) {
 
 // A move played while a hard position is being analyzed: the page aborts that
 // analysis, and the answer for the new position is shown in the time of its own
-// search. Plays `moves` by clicks (the positions before are answered from the
-// book at once), clicks `col` while `moves` is being searched, then times a whole
-// analysis of `moves` by the same solver client, to compare.
+// search. Plays `moves` by clicks (each aborting the analysis of the one before),
+// clicks `col` while `moves` is being searched, then times a whole analysis of
+// `moves` by the same solver client, to compare.
 async function stale(browser, moves, col) {
   const page = await browser.newPage();
   const seen = { consoleErrors: [], bookFetches: [] };
@@ -228,11 +230,10 @@ async function stale(browser, moves, col) {
     asked = Date.now();
     await page.click(`svg.board .column[data-col="${Number(moves[n - 1]) - 1}"]`);
     await pos(moves.slice(0, n));
-    if (n < moves.length) await scoresShown(page);
   }
   // Under way: the spinner shows, and the search has had a moment to start.
   await page.waitForSelector("#spinner:not([hidden])");
-  await page.waitForTimeout(500);
+  await page.waitForTimeout(250);
   const clicked = Date.now();
   await page.click(`svg.board .column[data-col="${Number(col) - 1}"]`);
   await pos(moves + col);
@@ -248,6 +249,12 @@ async function stale(browser, moves, col) {
     await page.evaluate(async (moves) => {
       const client = await import("./client.js");
       const depth = client.bookDepth ? await client.bookDepth() : null;
+      // A request aborted at once: the static build's next worker starts with an
+      // empty table, as the stale search did.
+      const asking = new AbortController();
+      const dropped = client.analyze(moves, { signal: asking.signal }).catch(() => null);
+      asking.abort();
+      await dropped;
       const start = performance.now();
       const answer = await client.analyze(moves);
       return { bookDepthAfter: depth, staleMs: performance.now() - start, staleScores: answer.scores };
@@ -257,10 +264,47 @@ async function stale(browser, moves, col) {
   return seen;
 }
 
+// The static build's worker, ended while it searches, is followed by one that
+// starts with the 12-stone book the first one fetched.
+async function restart(browser, moves) {
+  const page = await browser.newPage();
+  const seen = { consoleErrors: [], bookFetches: [], workers: 0 };
+  page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  page.on("worker", () => (seen.workers += 1));
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/book.c4book") seen.bookFetches.push(r.status());
+  });
+  await page.goto(`${base}/?pos=4455`);
+  await scoresShown(page);
+  Object.assign(
+    seen,
+    await page.evaluate(async (moves) => {
+      const client = await import("./client.js");
+      for (let i = 0; i < 300 && (await client.bookDepth()) !== 12; i++) {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      const asking = new AbortController();
+      const search = client.analyze(moves, { signal: asking.signal });
+      setTimeout(() => asking.abort(), 50);
+      const aborted = await search.then(
+        () => "answered",
+        (e) => e.name,
+      );
+      return { aborted, bookDepthAfter: await client.bookDepth(), scores: (await client.analyze(moves)).scores };
+    }, moves),
+  );
+  await page.close();
+  return seen;
+}
+
 const browser = await chromium.launch({ executablePath: browserPath, headless: true });
 try {
   const result =
-    mode === "stale" ? await stale(browser, outDir, staleCol) : await ({ screenshots, offline, check }[mode] ?? check)(browser);
+    mode === "stale"
+      ? await stale(browser, outDir, staleCol)
+      : mode === "restart"
+        ? await restart(browser, outDir)
+        : await ({ screenshots, offline, check }[mode] ?? check)(browser);
   console.log(JSON.stringify(result));
 } finally {
   await browser.close();
