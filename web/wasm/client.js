@@ -17,10 +17,14 @@ if ("serviceWorker" in navigator) {
     .catch((e) => console.warn(`no offline copy of the page: ${e}`));
 }
 
-// The .wasm, compiled once for every worker this page starts.
-const wasmModule = fetch(new URL("./pkg/c4solver_wasm_bg.wasm", import.meta.url))
-  .then((reply) => (reply.ok ? reply.arrayBuffer() : Promise.reject(new Error(`HTTP ${reply.status}`))))
-  .then((bytes) => WebAssembly.compile(bytes));
+// The .wasm, compiled once for every worker this page starts: while it downloads
+// when the server sends it as application/wasm, after otherwise.
+const wasmUrl = new URL("./pkg/c4solver_wasm_bg.wasm", import.meta.url);
+const wasmModule = WebAssembly.compileStreaming(fetch(wasmUrl)).catch(() =>
+  fetch(wasmUrl)
+    .then((reply) => (reply.ok ? reply.arrayBuffer() : Promise.reject(new Error(`HTTP ${reply.status}`))))
+    .then((bytes) => WebAssembly.compile(bytes)),
+);
 
 let worker = null;
 // The 12-stone book's bytes, once a worker has fetched them: the next worker starts with them.
