@@ -19,8 +19,11 @@ const ui = {
 
 let game = new Game();
 let view = null;
-// Every change of position bumps the token: answers for older positions are dropped.
+// Every change of position bumps the token: answers for older positions are
+// dropped. It also aborts the requests for the older position (`asking`), so
+// that neither the server nor the WebAssembly worker goes on searching it.
 let token = 0;
+let asking = new AbortController();
 let pending = 0;
 
 function player(side) {
@@ -41,11 +44,11 @@ function thinking(delta) {
   ui.spinner.hidden = pending === 0;
 }
 
-/** Asks the solver client, with the spinner shown meanwhile. */
+/** Asks the solver client, with the spinner shown meanwhile; a new position aborts it. */
 async function ask(moves, options) {
   thinking(1);
   try {
-    return await analyze(moves, options);
+    return await analyze(moves, { ...options, signal: asking.signal });
   } finally {
     thinking(-1);
   }
@@ -97,6 +100,8 @@ function renderScores(answer) {
 /** Redraws everything for the current position and asks the solver what it needs. */
 function update() {
   token += 1;
+  asking.abort();
+  asking = new AbortController();
   const mine = token;
   view.render(game, personToMove());
   setAddress();
@@ -158,7 +163,8 @@ async function showLine() {
     ui.pvline.textContent = line ? `Best play: ${line}` : "No move left";
     ui.pvline.hidden = false;
   } catch (e) {
-    showError(e.message);
+    // An aborted request belongs to a position left since.
+    if (mine === token) showError(e.message);
   }
 }
 

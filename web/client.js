@@ -10,11 +10,12 @@ export class SolverError extends Error {
   }
 }
 
-async function get(path) {
+async function get(path, signal) {
   let response;
   try {
-    response = await fetch(path, { headers: { Accept: "application/json" } });
+    response = await fetch(path, { headers: { Accept: "application/json" }, signal });
   } catch (e) {
+    if (signal?.aborted) throw signal.reason;
     throw new SolverError(`cannot reach the solver: ${e.message}`, 0);
   }
   let body = null;
@@ -23,6 +24,7 @@ async function get(path) {
   } catch {
     // Not JSON: a proxy's page, for example.
   }
+  signal?.throwIfAborted();
   if (!response.ok) {
     const why = body && body.error ? body.error : `HTTP ${response.status}`;
     throw new SolverError(why, response.status);
@@ -32,12 +34,14 @@ async function get(path) {
 
 /**
  * Every column's score of `moves` (the fields of `c4solver analyze --json`:
- * scores, best, score, pv with `pv`, nodes, time_us).
+ * scores, best, score, pv with `pv`, nodes, time_us). An abort of `signal`
+ * rejects it with the signal's reason and closes the request's connection, so
+ * that the server stops its search.
  */
-export function analyze(moves, { pv = false } = {}) {
+export function analyze(moves, { pv = false, signal } = {}) {
   const query = new URLSearchParams({ pos: moves });
   if (pv) query.set("pv", "1");
-  return get(`analyze?${query}`);
+  return get(`analyze?${query}`, signal);
 }
 
 /** The board's size, `{width, height}`. */

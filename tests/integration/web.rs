@@ -14,6 +14,7 @@
 
 use crate::common;
 
+use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -110,47 +111,226 @@ fn the_page_in_chromium() {
 #[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_static_build_in_chromium() {
     need_browser();
-    let site = common::build_web();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let mut server = Command::new("python3")
-        .args([
-            "-m",
-            "http.server",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-        ])
-        .arg("--directory")
-        .arg(&site)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 -m http.server starts");
-    let url = format!("http://127.0.0.1:{port}");
-    let up = (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(100));
-        TcpStream::connect(("127.0.0.1", port)).is_ok()
-    });
-    let result = std::panic::catch_unwind(|| {
+    let site = StaticSite::start(&common::build_web());
+    let seen = check_page(&site.url);
+    // The worker fetched the 12-stone book (once per page load) and answers
+    // from it.
+    let fetches = seen["bookFetches"].as_array().unwrap();
+    assert!(
+        !fetches.is_empty() && fetches.iter().all(|s| s == 200),
+        "{fetches:?}"
+    );
+    assert_eq!(seen["bookDepth"], 12);
+}
+
+/// The static build served by `python3 -m http.server` on a free loopback port,
+/// stopped when dropped.
+struct StaticSite {
+    child: std::process::Child,
+    url: String,
+}
+
+impl StaticSite {
+    fn start(site: &Path) -> StaticSite {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new("python3")
+            .args(["-m", "http.server", &port.to_string()])
+            .args(["--bind", "127.0.0.1", "--directory"])
+            .arg(site)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 -m http.server starts");
+        let site = StaticSite {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        };
+        let up = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
         assert!(up, "the static server did not start");
-        let seen = check_page(&url);
-        // The worker fetched the 12-stone book (once per page load) and answers
-        // from it.
-        let fetches = seen["bookFetches"].as_array().unwrap();
-        assert!(
-            !fetches.is_empty() && fetches.iter().all(|s| s == 200),
-            "{fetches:?}"
-        );
-        assert_eq!(seen["bookDepth"], 12);
-    });
-    let _ = server.kill();
-    let _ = server.wait();
-    if let Err(e) = result {
-        std::panic::resume_unwind(e);
+        site
+    }
+}
+
+impl Drop for StaticSite {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays `hard` by clicks in the page at `url`, then `quick` while `hard` is
+/// being analyzed (tests/web/drive.mjs's `stale`), and checks the answer shown
+/// against the command line's. The page must not have waited for the stale
+/// search: the new answer came in the time of its own search, plus less than
+/// half of what the stale search had left (both timed by the same client
+/// after, from an empty table).
+fn check_stale_analysis(url: &str, hard: &str, quick: &str) -> Value {
+    let out = Command::new("node")
+        .arg(web_dir().join("drive.mjs"))
+        .args(["stale", url])
+        .arg(chromium())
+        .args([hard, quick])
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "the driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
+    // The aborted request shows no error, and nothing is left pending.
+    assert_eq!(text(&seen["error"]).trim(), "", "{seen}");
+    assert_eq!(seen["spinnerHidden"], true, "{seen}");
+    assert_eq!(seen["scores"], analyze(&format!("{hard}{quick}"))["scores"]);
+    assert_eq!(seen["staleScores"], analyze(hard)["scores"]);
+    let ms = |k: &str| seen[k].as_f64().unwrap_or_else(|| panic!("{k} in {seen}"));
+    eprintln!(
+        "the stale search had run {:.0} ms; the new answer came {:.0} ms after the move; \
+         alone, the stale search takes {:.0} ms and the new one {:.0} ms",
+        ms("headStartMs"),
+        ms("answeredMs"),
+        ms("staleMs"),
+        ms("newMs")
+    );
+    // Had the page waited, the new answer would have taken what the stale search
+    // had left plus its own search: allow its own and half of that rest.
+    let rest = ms("staleMs") - ms("headStartMs");
+    assert!(
+        rest > 0.0 && ms("answeredMs") < ms("newMs") + rest / 2.0,
+        "the new answer waited for the stale search: {seen}"
+    );
+    seen
+}
+
+/// The page of `c4solver serve` aborts the request of a position it left: the
+/// server logs it as cancelled (499) and, on its one solver thread, answers the
+/// new position without finishing the stale search. With no book, 4444441 takes
+/// seconds to analyze, and 44444415 a tenth of that.
+#[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
+fn the_page_aborts_a_stale_analysis_on_serve() {
+    need_browser();
+    let mut server = Server::start_with(
+        &["--threads", "1", "--no-book", "--cache", "0"],
+        Stdio::piped(),
+    );
+    let stderr = BufReader::new(server.child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || stderr.lines().map_while(Result::ok).collect());
+    let (hard, quick) = ("4444441", "5");
+    check_stale_analysis(&server.url(), hard, quick);
+    drop(server);
+    let log: Vec<String> = reader.join().unwrap();
+    let at = |path: &str, status: u64| {
+        log.iter()
+            .position(|l| logged_status(l, path) == Some(status))
+            .unwrap_or_else(|| panic!("no {status} for {path} in {log:#?}"))
+    };
+    let stale = format!("/analyze?pos={hard}");
+    let new = format!("/analyze?pos={hard}{quick}");
+    // Cancelled before the new position was answered; the stale one answered
+    // only when asked again, after.
+    assert!(at(&stale, 499) < at(&new, 200), "{log:#?}");
+    assert!(at(&new, 200) < at(&stale, 200), "{log:#?}");
+}
+
+/// The status an access-log line gives for `path`: `METHOD PATH STATUS MS`
+/// (fields may be written `path=...`, `status=...`), or a JSON line with a
+/// field equal to `path` and a `status` field.
+fn logged_status(line: &str, path: &str) -> Option<u64> {
+    if let Ok(v) = serde_json::from_str::<Value>(line) {
+        fn find<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+            match v {
+                Value::Object(m) => m.get(key).or_else(|| m.values().find_map(|x| find(x, key))),
+                _ => None,
+            }
+        }
+        let has_path = ["path", "uri"]
+            .iter()
+            .any(|k| find(&v, k).and_then(Value::as_str) == Some(path));
+        return has_path.then(|| find(&v, "status")?.as_u64())?;
+    }
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let i = f
+        .iter()
+        .position(|t| t.trim_start_matches("path=").trim_matches('"') == path)?;
+    f[i + 1..]
+        .iter()
+        .find_map(|t| t.trim_start_matches("status=").parse().ok())
+}
+
+/// The static WebAssembly page ends the worker whose search it no longer
+/// needs, and a new worker answers the new position in the time of its own
+/// search. The site has no book.c4book, so that the worker answers from the
+/// 8-stone book: 44444411 then takes seconds to analyze, and 444444112 a
+/// twentieth of that.
+#[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
+fn the_static_page_drops_a_stale_search() {
+    need_browser();
+    let built = common::build_web();
+    let bookless = built.with_file_name("web-static-8");
+    let _ = std::fs::remove_dir_all(&bookless);
+    copy_dir(&built, &bookless, &|name| name != "book.c4book");
+    let site = StaticSite::start(&bookless);
+    let seen = check_stale_analysis(&site.url, "44444411", "2");
+    assert_eq!(seen["bookDepthAfter"], 8, "{seen}");
+}
+
+/// A worker ended during a search is followed by one that starts with the
+/// 12-stone book its predecessor fetched: no second fetch, and the same answers.
+#[test]
+#[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
+fn the_static_pages_next_worker_keeps_the_book() {
+    need_browser();
+    let site = StaticSite::start(&common::build_web());
+    // Searched past the book: a few hundred milliseconds, aborted after 50.
+    let moves = "113535175642";
+    let out = Command::new("node")
+        .arg(web_dir().join("drive.mjs"))
+        .args(["restart", &site.url])
+        .arg(chromium())
+        .arg(moves)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "the driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
+    assert_eq!(seen["aborted"], "AbortError", "{seen}");
+    assert_eq!(
+        seen["workers"], 2,
+        "a second worker after the abort: {seen}"
+    );
+    assert_eq!(seen["bookFetches"], serde_json::json!([200]), "{seen}");
+    assert_eq!(seen["bookDepthAfter"], 12, "{seen}");
+    assert_eq!(seen["scores"], analyze(moves)["scores"]);
+}
+
+/// Copies the files of `from` whose names `keep` accepts into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path, keep: &dyn Fn(&str) -> bool) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(&name), keep);
+        } else if keep(&name) {
+            std::fs::copy(&path, to.join(&name)).unwrap();
+        }
     }
 }
 

@@ -5,12 +5,16 @@
 //   node drive.mjs screenshots URL BROWSER OUT_DIR
 //   node drive.mjs offline SITE_DIR BROWSER   (serves the static build itself,
 //                                             then stops serving and reloads)
+//   node drive.mjs stale URL BROWSER MOVES COL (plays MOVES by clicks, then COL
+//                                             while MOVES is being analyzed)
+//   node drive.mjs restart URL BROWSER MOVES   (the static build: aborts the
+//                                             search of MOVES, asks again)
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
 
-const [mode, base, browserPath, outDir] = process.argv.slice(2);
+const [mode, base, browserPath, outDir, staleCol] = process.argv.slice(2);
 
 async function scoresShown(page) {
   await page.waitForFunction(() => document.querySelectorAll("#scores .score").length > 0);
@@ -197,10 +201,115 @@ async function offline(browser) {
   return seen;
 }
 
+// A move played while a hard position is being analyzed: the page aborts that
+// analysis, and the answer for the new position is shown in the time of its own
+// search. Plays `moves` by clicks (each aborting the analysis of the one before),
+// clicks `col` while `moves` is being searched, then times a whole analysis of
+// `moves` by the same solver client, to compare.
+async function stale(browser, moves, col) {
+  const page = await browser.newPage();
+  const seen = { consoleErrors: [], bookFetches: [] };
+  page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/book.c4book") seen.bookFetches.push(r.status());
+  });
+  const pos = (p) => page.waitForFunction((p) => new URL(location.href).searchParams.get("pos") === p, p);
+  // A shared position leaves both sides to persons and shows the scores.
+  await page.goto(`${base}/?pos=4455`);
+  await scoresShown(page);
+  await page.evaluate(async () => {
+    const client = await import("./client.js");
+    for (let i = 0; client.bookDepth && i < 300 && (await client.bookDepth()) !== 12; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  });
+  await page.click("#new");
+  await pos("");
+  let asked = 0;
+  for (let n = 1; n <= moves.length; n++) {
+    asked = Date.now();
+    await page.click(`svg.board .column[data-col="${Number(moves[n - 1]) - 1}"]`);
+    await pos(moves.slice(0, n));
+  }
+  // Under way: the spinner shows, and the search has had a moment to start.
+  await page.waitForSelector("#spinner:not([hidden])");
+  await page.waitForTimeout(250);
+  const clicked = Date.now();
+  await page.click(`svg.board .column[data-col="${Number(col) - 1}"]`);
+  await pos(moves + col);
+  seen.scores = await scoresShown(page);
+  seen.answeredMs = Date.now() - clicked;
+  // How long the stale search had run when the move was played.
+  seen.headStartMs = clicked - asked;
+  seen.spinnerHidden = await page.$eval("#spinner", (s) => s.hidden);
+  seen.error = await page.textContent("#error");
+  // The stale search's own duration, by the same client, after.
+  Object.assign(
+    seen,
+    await page.evaluate(async ([moves, col]) => {
+      const client = await import("./client.js");
+      const depth = client.bookDepth ? await client.bookDepth() : null;
+      // Each timed from an empty table, as in the page: a request aborted at once
+      // ends the static build's worker, and the next one starts afresh.
+      const timed = async (position) => {
+        const asking = new AbortController();
+        const dropped = client.analyze(position, { signal: asking.signal }).catch(() => null);
+        asking.abort();
+        await dropped;
+        const start = performance.now();
+        const answer = await client.analyze(position);
+        return [performance.now() - start, answer.scores];
+      };
+      const [staleMs, staleScores] = await timed(moves);
+      const [newMs] = await timed(moves + col);
+      return { bookDepthAfter: depth, staleMs, staleScores, newMs };
+    }, [moves, col]),
+  );
+  await page.close();
+  return seen;
+}
+
+// The static build's worker, ended while it searches, is followed by one that
+// starts with the 12-stone book the first one fetched.
+async function restart(browser, moves) {
+  const page = await browser.newPage();
+  const seen = { consoleErrors: [], bookFetches: [], workers: 0 };
+  page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  page.on("worker", () => (seen.workers += 1));
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/book.c4book") seen.bookFetches.push(r.status());
+  });
+  await page.goto(`${base}/?pos=4455`);
+  await scoresShown(page);
+  Object.assign(
+    seen,
+    await page.evaluate(async (moves) => {
+      const client = await import("./client.js");
+      for (let i = 0; i < 300 && (await client.bookDepth()) !== 12; i++) {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      const asking = new AbortController();
+      const search = client.analyze(moves, { signal: asking.signal });
+      setTimeout(() => asking.abort(), 50);
+      const aborted = await search.then(
+        () => "answered",
+        (e) => e.name,
+      );
+      return { aborted, bookDepthAfter: await client.bookDepth(), scores: (await client.analyze(moves)).scores };
+    }, moves),
+  );
+  await page.close();
+  return seen;
+}
+
 const browser = await chromium.launch({ executablePath: browserPath, headless: true });
 try {
-  const run = { screenshots, offline, check }[mode] ?? check;
-  const result = await run(browser);
+  const result =
+    mode === "stale"
+      ? await stale(browser, outDir, staleCol)
+      : mode === "restart"
+        ? await restart(browser, outDir)
+        : await ({ screenshots, offline, check }[mode] ?? check)(browser);
   console.log(JSON.stringify(result));
 } finally {
   await browser.close();
