@@ -172,21 +172,7 @@ impl Drop for StaticSite {
 /// half of what the stale search had left (both timed by the same client
 /// after, from an empty table).
 fn check_stale_analysis(url: &str, hard: &str, quick: &str) -> Value {
-    let out = Command::new("node")
-        .arg(web_dir().join("drive.mjs"))
-        .args(["stale", url])
-        .arg(chromium())
-        .args([hard, quick])
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "the driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
+    let seen = drive("stale", url, &[hard, quick]);
     // The aborted request shows no error, and nothing is left pending.
     assert_eq!(text(&seen["error"]).trim(), "", "{seen}");
     assert_eq!(seen["spinnerHidden"], true, "{seen}");
@@ -294,21 +280,7 @@ fn the_static_pages_next_worker_keeps_the_book() {
     let site = StaticSite::start(&common::build_web());
     // Searched past the book: a few hundred milliseconds, aborted after 50.
     let moves = "113535175642";
-    let out = Command::new("node")
-        .arg(web_dir().join("drive.mjs"))
-        .args(["restart", &site.url])
-        .arg(chromium())
-        .arg(moves)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "the driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
+    let seen = drive("restart", &site.url, &[moves]);
     assert_eq!(seen["aborted"], "AbortError", "{seen}");
     assert_eq!(
         seen["workers"], 2,
@@ -334,24 +306,37 @@ fn copy_dir(from: &Path, to: &Path, keep: &dyn Fn(&str) -> bool) {
     }
 }
 
-/// Drives the page at `url`, checks what it showed against the command line, and
-/// returns what the driver saw.
-fn check_page(url: &str) -> Value {
+/// Runs tests/web/drive.mjs's `mode` on `target` (a URL or a folder) in
+/// Chromium with `extra` arguments, and returns what the driver saw, once it
+/// has exited 0 and the page logged no error.
+fn drive(mode: &str, target: impl AsRef<std::ffi::OsStr>, extra: &[&str]) -> Value {
     let out = Command::new("node")
         .arg(web_dir().join("drive.mjs"))
-        .args(["check", url])
+        .arg(mode)
+        .arg(target)
         .arg(chromium())
+        .args(extra)
         .output()
         .expect("node runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "the driver failed: {stderr}");
+    assert!(
+        out.status.success(),
+        "the driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let seen: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     assert_eq!(
         seen["consoleErrors"],
         serde_json::json!([]),
-        "errors in the page"
+        "errors in the page: {seen}"
     );
+    seen
+}
+
+/// Drives the page at `url`, checks what it showed against the command line, and
+/// returns what the driver saw.
+fn check_page(url: &str) -> Value {
+    let seen = drive("check", url, &[]);
 
     // The scores shown are the command line's, with words that say the same.
     assert_eq!(seen["scores4455"], analyze("4455")["scores"]);
@@ -460,25 +445,7 @@ fn long_error_fits(seen: &Value) {
 fn the_static_build_reloads_offline() {
     need_browser();
     let site = common::build_web();
-    let out = Command::new("node")
-        .arg(web_dir().join("drive.mjs"))
-        .arg("offline")
-        .arg(&site)
-        .arg(chromium())
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "the driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!(
-        seen["consoleErrors"],
-        serde_json::json!([]),
-        "errors in the page"
-    );
+    let seen = drive("offline", &site, &[]);
     let want = analyze("4455")["scores"].clone();
     assert_eq!(seen["online"], want);
     assert_eq!(
