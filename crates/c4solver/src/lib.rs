@@ -107,6 +107,11 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+// The crate's README (what crates.io shows) runs as a doctest, so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod analysis;
 mod answer;
 pub mod book;
