@@ -388,7 +388,7 @@ pub struct ServeArgs {
     pub max_connections: usize,
 
     /// Origins allowed to call the API from a page (CORS), as
-    /// https://host[:port]; repeat it or give a comma-separated list. Default:
+    /// https://host or https://host:port; repeat it or give a comma-separated list. Default:
     /// every origin.
     #[arg(long, value_name = "ORIGIN", value_delimiter = ',')]
     pub cors_origin: Vec<String>,
