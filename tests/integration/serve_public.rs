@@ -363,8 +363,17 @@ fn a_search_that_ends_within_the_grace_is_answered() {
 
 #[test]
 fn a_timeout_says_whether_it_waited_in_the_queue_or_searched() {
-    let server = Server::start(&["--threads", "1", "--no-book", "--timeout", "2"]);
-    // The empty board: minutes without the book.
+    // The empty board without the book takes the reference search far longer
+    // than the timeout on any machine (the tuned one may end in 2 s on a fast one).
+    let server = Server::start(&[
+        "--threads",
+        "1",
+        "--no-book",
+        "--solver",
+        "reference",
+        "--timeout",
+        "2",
+    ]);
     let first = start_request(&server, "/analyze?pos=");
     server.wait_for("one busy thread", |h| h["busy"] == 1);
     let queued = start_request(&server, "/analyze?pos=4");
