@@ -1,4 +1,4 @@
-"""The wheel that `maturin build --release` makes (its path in C4_WHEEL; .ci/run
+"""The wheel that `scripts/python-dist` makes (its path in C4_WHEEL; .ci/run
 builds it): its name and metadata are those of a publishable abi3 manylinux
 wheel, and installed into a fresh virtual environment with no cargo on the PATH,
 it runs the one-liner of issue 47 and python/README.md's examples (as doctests),
@@ -26,7 +26,9 @@ ONE_LINER = "import c4solver, numpy; print(c4solver.analyze_many(['4455','']))"
 
 def test_the_wheel_is_abi3_manylinux_with_publishable_metadata():
     name = pathlib.Path(WHEEL).name
-    assert re.fullmatch(r"c4solver-0\.1\.0-cp39-abi3-manylinux_2_\d+_x86_64(\.manylinux\w+)*\.whl", name), name
+    tag = re.fullmatch(r"c4solver-0\.1\.0-cp39-abi3-manylinux_2_(\d+)_x86_64\.whl", name)
+    # glibc 2.28 or older: the usual floor of current Linux systems (scripts/python-dist).
+    assert tag and int(tag[1]) <= 28, name
     with zipfile.ZipFile(WHEEL) as z:
         names = z.namelist()
         meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))

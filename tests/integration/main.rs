@@ -18,6 +18,7 @@ mod doc_examples;
 mod docs;
 mod figures;
 mod hostile;
+mod npm;
 mod oracle;
 mod play;
 mod pons;

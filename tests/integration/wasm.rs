@@ -48,7 +48,7 @@ pub fn built() -> &'static PathBuf {
 
 /// Which book each side answers from.
 #[derive(Clone, Copy)]
-enum Books {
+pub(crate) enum Books {
     /// None: the search alone (`--no-book`).
     None,
     /// The 8-stone book inside the .wasm; the command line reads the same file.
@@ -119,7 +119,7 @@ pub fn node_lines(dir: &Path, args: &[String], lines: &str) -> Vec<String> {
 }
 
 /// The command line's answers to `lines` (`analyze`, or with `score_only` solve).
-fn native(lines: &str, books: Books, score_only: bool) -> Vec<Value> {
+pub(crate) fn native(lines: &str, books: Books, score_only: bool) -> Vec<Value> {
     let mut args: Vec<String> = if score_only {
         vec!["--json", "--threads", "1"]
     } else {
@@ -176,7 +176,7 @@ fn same(lines: &str, books: Books, score_only: bool) {
 }
 
 /// The bundled sets' first positions (`SAMPLE`), a line each.
-fn sample_lines() -> String {
+pub(crate) fn sample_lines() -> String {
     let mut lines = String::new();
     for (set, n) in SAMPLE {
         for e in common::bundled_set(set).entries.iter().take(n) {

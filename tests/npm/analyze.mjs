@@ -1,0 +1,24 @@
+// Run from a fresh project where the packed `c4solver` npm package is installed
+// (tests/integration/npm.rs copies it there): reads positions (one move string a
+// line) on stdin and prints, a line each, the package's analysis with its line of
+// best play, or {"error": message, "name": the error's class} for a bad one.
+// The solver has the 8-stone book inside; --full gives it the package's 12-stone
+// book, --no-book none. The first line is {"bookDepth": D}.
+//   node analyze.mjs [--full | --no-book] < positions
+import { readFileSync } from "node:fs";
+import { createSolver, fullBook } from "c4solver";
+
+const args = process.argv.slice(2);
+const book = args.includes("--full") ? await fullBook() : args.includes("--no-book") ? false : undefined;
+const solver = await createSolver({ book });
+const out = [JSON.stringify({ bookDepth: solver.bookDepth })];
+const lines = readFileSync(0, "utf8").split("\n");
+if (lines.at(-1) === "") lines.pop();
+for (const moves of lines) {
+  try {
+    out.push(JSON.stringify(solver.analyze(moves, { pv: true })));
+  } catch (e) {
+    out.push(JSON.stringify({ error: e.message, name: e.constructor.name }));
+  }
+}
+process.stdout.write(out.join("\n") + "\n");
