@@ -43,6 +43,7 @@ def test_the_wheel_is_abi3_manylinux_with_publishable_metadata():
     assert ["Requires-Dist", "numpy>=1.21"] in fields
     assert ["Description-Content-Type", "text/markdown; charset=UTF-8; variant=GFM"] in fields
     assert sum(k == "Classifier" for k, _ in fields) >= 8
+    assert ["Project-URL", "Rust library, https://docs.rs/c4solver"] in fields
     # The README is the long description, as PyPI renders it.
     assert body.strip().startswith("# c4solver for Python")
 
