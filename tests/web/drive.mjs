@@ -9,10 +9,8 @@
 //                                             while MOVES is being analyzed)
 //   node drive.mjs restart URL BROWSER MOVES   (the static build: aborts the
 //                                             search of MOVES, asks again)
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
+import { serveDir } from "./serve-dir.mjs";
 
 const [mode, base, browserPath, outDir, staleCol] = process.argv.slice(2);
 
@@ -146,30 +144,6 @@ async function screenshots(browser) {
     await page.close();
   }
   return { written: 2 };
-}
-
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-};
-
-/** Serves the folder `dir` on a free loopback port. */
-async function serveDir(dir) {
-  const server = createServer(async (request, reply) => {
-    let path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
-    if (path.endsWith("/")) path += "index.html";
-    try {
-      const body = await readFile(join(dir, path));
-      reply.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
-      reply.end(body);
-    } catch {
-      reply.writeHead(404).end();
-    }
-  });
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  return server;
 }
 
 // The static build, loaded once with the network, then reloaded with none: the
