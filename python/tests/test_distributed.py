@@ -296,3 +296,30 @@ def test_book_equals_the_single_machine_book(tmp_path):
     # Another depth or shard count for the same file: refused.
     done = command("book", "--depth", 5, "--out", book, "--shards", 5, "--workers", 1, "--c4solver", binary, "--size", "5x4")
     assert done.returncode == 2 and "holds another job" in done.stderr
+
+
+def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
+    moves = positions(600, seed=6, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    args = ("label", src, out, "--workers", 2, "--partition-size", 20)
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        wait_for(lambda: len(parts(out)) >= 2 or driver.poll() is not None, "2 partitions")
+        assert driver.poll() is None, "the job ended before Ctrl-C"
+        os.killpg(driver.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        assert driver.wait(timeout=LIMIT) == 130
+        assert "interrupted; run the same command again" in driver.stderr.read()
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    # The LocalCluster's worker processes are gone with it.
+    wait_for(lambda: subprocess.run(["pgrep", "-g", str(driver.pid)], capture_output=True).returncode == 1,
+             "the worker processes to end")
+    done = command(*args)
+    assert done.returncode == 0, done.stderr
+    assert_exact(out, moves)
