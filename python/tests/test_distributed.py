@@ -6,7 +6,6 @@ pyarrow (the `distributed` extra)."""
 import json
 import os
 import pathlib
-import shutil
 import signal
 import subprocess
 import sys
@@ -31,7 +30,10 @@ def command(*args, **kw):
     """Runs `python -m c4solver.distributed ARGS` to its end."""
     return subprocess.run(
         [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
-        capture_output=True, text=True, timeout=LIMIT, **kw
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+        **kw,
     )
 
 
@@ -39,7 +41,9 @@ def start(*args):
     """Starts `python -m c4solver.distributed ARGS` in the background."""
     return subprocess.Popen(
         [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -98,7 +102,9 @@ def test_label_weak_and_parquet_input(tmp_path):
     folder.mkdir()
     pq.write_table(pa.table({"moves": moves[:70], "other": list(range(70))}), folder / "a.parquet")
     pq.write_table(pa.table({"moves": moves[70:]}), folder / "b.parquet")
-    done = command("label", folder, tmp_path / "out", "--workers", 2, "--weak", "--partition-size", 25)
+    done = command(
+        "label", folder, tmp_path / "out", "--workers", 2, "--weak", "--partition-size", 25
+    )
     assert done.returncode == 0, done.stderr
     assert_exact(tmp_path / "out", moves, weak=True)
     # One Parquet file as the input, the same positions.
@@ -114,7 +120,11 @@ def test_bad_input_refused_with_line_numbers_and_nothing_written(tmp_path, cli):
     done = command("label", src, tmp_path / "out", "--workers", 1)
     assert done.returncode == 1
     assert not (tmp_path / "out").exists()
-    ours = [l.split(": ", 1)[1] for l in done.stderr.splitlines() if l.startswith(("c4solver.distributed: " + str(src), str(src)))]
+    ours = [
+        l.split(": ", 1)[1]
+        for l in done.stderr.splitlines()
+        if l.startswith(("c4solver.distributed: " + str(src), str(src)))
+    ]
     theirs = [l.split(": ", 2)[2] for l in cli(["solve", str(src)], None).stderr.splitlines()]
     # The same lines refused, with the command line's messages.
     assert [l.split(": ", 1)[1] if l.startswith(str(src)) else l for l in ours] == theirs
@@ -125,7 +135,14 @@ def test_bad_input_refused_with_line_numbers_and_nothing_written(tmp_path, cli):
     assert done.returncode == 0, done.stderr
     assert_exact(tmp_path / "out", ["4453", "4455", "44", ""])
     rejected = (tmp_path / "out" / "_rejected.txt").read_text().splitlines()
-    assert [r.split(":")[0] for r in rejected] == ["line 2", "line 3", "line 4", "line 6", "line 9", "line 10"]
+    assert [r.split(":")[0] for r in rejected] == [
+        "line 2",
+        "line 3",
+        "line 4",
+        "line 6",
+        "line 9",
+        "line 10",
+    ]
 
 
 def test_parquet_row_errors_and_missing_column(tmp_path):
@@ -176,13 +193,38 @@ class Cluster:
         self.file = str(folder / "scheduler.json")
         quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.scheduler = subprocess.Popen(
-            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-             "--scheduler-file", self.file], **quiet)
+            [
+                dask,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                self.file,
+            ],
+            **quiet,
+        )
         wait_for(lambda: os.path.exists(self.file), "the scheduler's file")
         self.address = json.load(open(self.file))["address"]
         self.workers = [
-            subprocess.Popen([dask, "worker", self.address, "--nthreads", "1", "--no-nanny",
-                              "--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "60"], **quiet)
+            subprocess.Popen(
+                [
+                    dask,
+                    "worker",
+                    self.address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                    "--death-timeout",
+                    "60",
+                ],
+                **quiet,
+            )
             for _ in range(2)
         ]
         from distributed import Client
@@ -259,8 +301,12 @@ def sizes_binary():
     --features all-sizes): a 7x6 book of even 4 stones takes minutes to solve."""
     binary = os.environ.get("C4SOLVER_BIN", str(ROOT / "target" / "release" / "c4solver"))
     assert os.path.exists(binary), f"the c4solver binary is missing: {binary}"
-    probe = subprocess.run([binary, "--size", "5x4", "solve"], input="", capture_output=True, text=True)
-    assert probe.returncode == 0, f"{binary} knows 7x6 alone: build it with --features all-sizes ({probe.stderr})"
+    probe = subprocess.run(
+        [binary, "--size", "5x4", "solve"], input="", capture_output=True, text=True
+    )
+    assert (
+        probe.returncode == 0
+    ), f"{binary} knows 7x6 alone: build it with --features all-sizes ({probe.stderr})"
     return binary
 
 
@@ -268,20 +314,45 @@ def test_book_equals_the_single_machine_book(tmp_path):
     binary = sizes_binary()
     single = tmp_path / "single.bin"
     args = ["--size", "5x4", "--threads", "1"]
-    done = subprocess.run([binary, "book", "generate", "--depth", "6", "--out", single, *args],
-                          capture_output=True, text=True, timeout=LIMIT)
+    done = subprocess.run(
+        [binary, "book", "generate", "--depth", "6", "--out", single, *args],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
     assert done.returncode == 0, done.stderr
     book = tmp_path / "dist.bin"
-    run = ["book", "--depth", 6, "--out", book, "--shards", 5, "--workers", 2, "--c4solver", binary, "--size", "5x4"]
+    run = [
+        "book",
+        "--depth",
+        6,
+        "--out",
+        book,
+        "--shards",
+        5,
+        "--workers",
+        2,
+        "--c4solver",
+        binary,
+        "--size",
+        "5x4",
+    ]
     done = command(*run)
     assert done.returncode == 0, done.stderr
     assert book.read_bytes() == single.read_bytes()
 
     def info(path):
-        return subprocess.run([binary, "book", "info", "--size", "5x4", path], capture_output=True, text=True).stdout
+        return subprocess.run(
+            [binary, "book", "info", "--size", "5x4", path], capture_output=True, text=True
+        ).stdout
 
     assert info(book).split("\n")[1:] == info(single).split("\n")[1:]
-    verify = subprocess.run([binary, "book", "verify", "--size", "5x4", book], capture_output=True, text=True, timeout=LIMIT)
+    verify = subprocess.run(
+        [binary, "book", "verify", "--size", "5x4", book],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
     assert verify.returncode == 0, verify.stderr
     # Resume: a shard lost is made again, the others kept; the same book.
     shards = pathlib.Path(str(book) + ".shards")
@@ -294,7 +365,21 @@ def test_book_equals_the_single_machine_book(tmp_path):
     assert kept.stat().st_mtime_ns == mtime
     assert book.read_bytes() == single.read_bytes()
     # Another depth or shard count for the same file: refused.
-    done = command("book", "--depth", 5, "--out", book, "--shards", 5, "--workers", 1, "--c4solver", binary, "--size", "5x4")
+    done = command(
+        "book",
+        "--depth",
+        5,
+        "--out",
+        book,
+        "--shards",
+        5,
+        "--workers",
+        1,
+        "--c4solver",
+        binary,
+        "--size",
+        "5x4",
+    )
     assert done.returncode == 2 and "holds another job" in done.stderr
 
 
@@ -305,7 +390,10 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
     args = ("label", src, out, "--workers", 2, "--partition-size", 20)
     driver = subprocess.Popen(
         [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         wait_for(lambda: len(parts(out)) >= 2 or driver.poll() is not None, "2 partitions")
@@ -318,8 +406,11 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
             os.killpg(driver.pid, signal.SIGKILL)
             driver.wait()
     # The LocalCluster's worker processes are gone with it.
-    wait_for(lambda: subprocess.run(["pgrep", "-g", str(driver.pid)], capture_output=True).returncode == 1,
-             "the worker processes to end")
+    wait_for(
+        lambda: subprocess.run(["pgrep", "-g", str(driver.pid)], capture_output=True).returncode
+        == 1,
+        "the worker processes to end",
+    )
     done = command(*args)
     assert done.returncode == 0, done.stderr
     assert_exact(out, moves)

@@ -50,13 +50,17 @@ def _command(tool: str, args: List[str]) -> None:
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
     except FileNotFoundError:
-        raise ToolError(f"{tool}: not found (install the c4solver command line, or give --c4solver PATH)") from None
+        raise ToolError(
+            f"{tool}: not found (install the c4solver command line, or give --c4solver PATH)"
+        ) from None
     if done.returncode != 0:
         tail = "\n".join(done.stderr.decode(errors="replace").strip().splitlines()[-5:])
         raise ToolError(f"{tool} {' '.join(args)} failed (exit {done.returncode}):\n{tail}")
 
 
-def book_shard(tool: str, folder: str, depth: int, index: int, count: int, options: List[str]) -> int:
+def book_shard(
+    tool: str, folder: str, depth: int, index: int, count: int, options: List[str]
+) -> int:
     """Generates shard `index` of `count` (unless its file is there): runs on a worker."""
     out = os.path.join(folder, shard_name(index, count))
     if not os.path.exists(out):
@@ -85,8 +89,12 @@ def book(
         raise ValueError("--shards must be 1 to 65535")
     found = shutil.which(tool)
     if found is None:
-        raise ToolError(f"{tool}: not found (install the c4solver command line, or give --c4solver PATH)")
-    options = (["--size", size] if size else []) + (["--table-mb", str(table_mb)] if table_mb else [])
+        raise ToolError(
+            f"{tool}: not found (install the c4solver command line, or give --c4solver PATH)"
+        )
+    options = (["--size", size] if size else []) + (
+        ["--table-mb", str(table_mb)] if table_mb else []
+    )
     folder = os.path.abspath(out) + ".shards"
     job = {"command": "book", "depth": depth, "shards": shards, "size": size or "7x6", "version": 1}
     parts.claim(folder, job)

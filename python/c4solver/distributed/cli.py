@@ -21,31 +21,87 @@ def _positive(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser (one sub-command per job)."""
-    p = argparse.ArgumentParser(prog=PROG, description="Label positions and build books on a Dask cluster (a local one by default).")
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Label positions and build books on a Dask cluster (a local one by default).",
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
     def cluster_options(q):
-        q.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine)")
-        q.add_argument("--workers", type=_positive, metavar="N", help="LocalCluster worker processes, one thread each (default: one per core)")
+        q.add_argument(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="a running Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine)",
+        )
+        q.add_argument(
+            "--workers",
+            type=_positive,
+            metavar="N",
+            help="LocalCluster worker processes, one thread each (default: one per core)",
+        )
 
-    q = sub.add_parser("label", help="exact scores of every position of INPUT, as a Parquet dataset",
-                       description="Label every position of INPUT (text: one position a line, first field the moves, as `c4solver solve` reads; or Parquet, a file or a folder, with a `moves` column) into OUTPUT, a Parquet dataset folder: moves (string), score (int8), scores (list of int8, one per column, -128 for a full one). Resumable: run again with the same arguments.")
+    q = sub.add_parser(
+        "label",
+        help="exact scores of every position of INPUT, as a Parquet dataset",
+        description="Label every position of INPUT (text: one position a line, first field the moves, as `c4solver solve` reads; or Parquet, a file or a folder, with a `moves` column) into OUTPUT, a Parquet dataset folder: moves (string), score (int8), scores (list of int8, one per column, -128 for a full one). Resumable: run again with the same arguments.",
+    )
     q.add_argument("input", metavar="INPUT")
     q.add_argument("output", metavar="OUTPUT")
     cluster_options(q)
-    q.add_argument("--weak", action="store_true", help="weak scores: only the sign (1 win, 0 draw, -1 loss)")
-    q.add_argument("--partition-size", type=_positive, default=10_000, metavar="N", help="positions per task and per output file (default: 10000)")
-    q.add_argument("--skip-bad", action="store_true", help="write bad positions to OUTPUT/_rejected.txt and go on, instead of stopping before anything is written")
+    q.add_argument(
+        "--weak", action="store_true", help="weak scores: only the sign (1 win, 0 draw, -1 loss)"
+    )
+    q.add_argument(
+        "--partition-size",
+        type=_positive,
+        default=10_000,
+        metavar="N",
+        help="positions per task and per output file (default: 10000)",
+    )
+    q.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="write bad positions to OUTPUT/_rejected.txt and go on, instead of stopping before anything is written",
+    )
 
-    b = sub.add_parser("book", help="an opening book, its shards generated as Dask tasks",
-                       description="Generate the book of `c4solver book generate --depth N` as K shards (`--shard I/K`) run as Dask tasks, then merge them into FILE. The shards are kept in FILE.shards/ (resumable: run again with the same arguments). Runs the c4solver command line on the workers.")
-    b.add_argument("--depth", type=int, required=True, metavar="N", help="the book's depth: the most stones of a stored position")
+    b = sub.add_parser(
+        "book",
+        help="an opening book, its shards generated as Dask tasks",
+        description="Generate the book of `c4solver book generate --depth N` as K shards (`--shard I/K`) run as Dask tasks, then merge them into FILE. The shards are kept in FILE.shards/ (resumable: run again with the same arguments). Runs the c4solver command line on the workers.",
+    )
+    b.add_argument(
+        "--depth",
+        type=int,
+        required=True,
+        metavar="N",
+        help="the book's depth: the most stones of a stored position",
+    )
     b.add_argument("--out", required=True, metavar="FILE", help="the book file to write")
-    b.add_argument("--shards", type=_positive, default=64, metavar="K", help="shards, one task each (default: 64)")
+    b.add_argument(
+        "--shards",
+        type=_positive,
+        default=64,
+        metavar="K",
+        help="shards, one task each (default: 64)",
+    )
     cluster_options(b)
-    b.add_argument("--c4solver", default="c4solver", metavar="PATH", help="the c4solver command line to run (default: c4solver on the PATH)")
-    b.add_argument("--size", metavar="WxH", help="board size, as `c4solver --size` (needs a c4solver built with all-sizes)")
-    b.add_argument("--table-mb", type=_positive, metavar="N", help="each shard's table, as `c4solver --table-mb`")
+    b.add_argument(
+        "--c4solver",
+        default="c4solver",
+        metavar="PATH",
+        help="the c4solver command line to run (default: c4solver on the PATH)",
+    )
+    b.add_argument(
+        "--size",
+        metavar="WxH",
+        help="board size, as `c4solver --size` (needs a c4solver built with all-sizes)",
+    )
+    b.add_argument(
+        "--table-mb",
+        type=_positive,
+        metavar="N",
+        help="each shard's table, as `c4solver --table-mb`",
+    )
     return p
 
 
@@ -56,14 +112,37 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     try:
         if args.command == "label":
-            n = label_job.label(args.input, args.output, args.scheduler, args.workers, args.weak, args.partition_size, args.skip_bad)
+            n = label_job.label(
+                args.input,
+                args.output,
+                args.scheduler,
+                args.workers,
+                args.weak,
+                args.partition_size,
+                args.skip_bad,
+            )
             print(f"c4solver.distributed: {n} positions labelled in {args.output}", file=sys.stderr)
         else:
-            folder = book_job.book(args.depth, args.out, args.shards, args.scheduler, args.workers, args.c4solver, args.size, args.table_mb)
-            print(f"c4solver.distributed: wrote {args.out} (its shards are kept in {folder})", file=sys.stderr)
+            folder = book_job.book(
+                args.depth,
+                args.out,
+                args.shards,
+                args.scheduler,
+                args.workers,
+                args.c4solver,
+                args.size,
+                args.table_mb,
+            )
+            print(
+                f"c4solver.distributed: wrote {args.out} (its shards are kept in {folder})",
+                file=sys.stderr,
+            )
         return 0
     except KeyboardInterrupt:
-        print(f"c4solver.distributed: interrupted; run the same command again to go on", file=sys.stderr)
+        print(
+            "c4solver.distributed: interrupted; run the same command again to go on",
+            file=sys.stderr,
+        )
         return 130
     except (inputs.InputError, parts.JobMismatch, ValueError, OSError) as e:
         print(f"c4solver.distributed: {e}", file=sys.stderr)

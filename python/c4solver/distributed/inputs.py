@@ -148,7 +148,9 @@ class Source:
         for f in self.files:
             pf = pq.ParquetFile(f)
             if "moves" not in pf.schema_arrow.names:
-                raise InputError(f"{f}: no `moves` column (columns: {', '.join(pf.schema_arrow.names)})")
+                raise InputError(
+                    f"{f}: no `moves` column (columns: {', '.join(pf.schema_arrow.names)})"
+                )
             for batch in pf.iter_batches(columns=["moves"], batch_size=65536):
                 for value in batch.column(0).to_pylist():
                     number += 1
@@ -174,7 +176,11 @@ def _parquet_files(path: str) -> List[str]:
         found = []
         for root, dirs, names in os.walk(path):
             dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
-            found += [os.path.join(root, n) for n in sorted(names) if n.endswith(".parquet") and not n.startswith(("_", "."))]
+            found += [
+                os.path.join(root, n)
+                for n in sorted(names)
+                if n.endswith(".parquet") and not n.startswith(("_", "."))
+            ]
         if not found:
             raise InputError(f"{path}: a folder without .parquet files")
         return found

@@ -99,7 +99,9 @@ def label(
     if bad and not skip_bad:
         more = f"\n(and {bad - len(first)} more)" if bad > len(first) else ""
         listed = "\n".join(f"{input}: {r}" for r in first)
-        raise BadInput(f"{listed}{more}\n{bad} bad position(s): nothing written (--skip-bad writes them to {REJECTED} and goes on)")
+        raise BadInput(
+            f"{listed}{more}\n{bad} bad position(s): nothing written (--skip-bad writes them to {REJECTED} and goes on)"
+        )
     job = {
         "command": "label",
         "input_sha256": source.digest(),
@@ -120,7 +122,12 @@ def label(
     rejected_path = os.path.join(output, f".{REJECTED}.tmp")
     with open(rejected_path, "w") as rejected:
         tasks = (
-            (f"label-{job['input_sha256'][:12]}-{i}", label_partition, (output, i, chunk, weak), len(chunk))
+            (
+                f"label-{job['input_sha256'][:12]}-{i}",
+                label_partition,
+                (output, i, chunk, weak),
+                len(chunk),
+            )
             for i, chunk in enumerate(_partitions(source, partition_size, rejected))
             if parts.part_name(i) not in present
         )
@@ -128,7 +135,10 @@ def label(
             cluster.run(c, tasks, good, done, "pos")
     if bad:
         os.replace(rejected_path, os.path.join(output, REJECTED))
-        print(f"c4solver.distributed: {bad} bad position(s) skipped, listed in {os.path.join(output, REJECTED)}", file=sys.stderr)
+        print(
+            f"c4solver.distributed: {bad} bad position(s) skipped, listed in {os.path.join(output, REJECTED)}",
+            file=sys.stderr,
+        )
     else:
         os.remove(rejected_path)
     return good

@@ -61,7 +61,9 @@ def claim(folder: str, job: Dict[str, Any]) -> None:
         return
     others = [n for n in os.listdir(folder) if not n.startswith(".")]
     if others:
-        raise JobMismatch(f"{folder} is not empty and holds no {MANIFEST}: refusing to write into it")
+        raise JobMismatch(
+            f"{folder} is not empty and holds no {MANIFEST}: refusing to write into it"
+        )
     text = json.dumps(job, indent=2, sort_keys=True) + "\n"
 
     def write(tmp: str) -> None:
