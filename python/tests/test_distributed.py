@@ -258,7 +258,7 @@ def cluster(tmp_path):
 
 
 def test_worker_killed_midway_costs_only_its_tasks(tmp_path, cluster):
-    moves = positions(1200, seed=4, stones=(12, 24))
+    moves = positions(800, seed=4, stones=(12, 24))
     src = write_text(tmp_path / "in.txt", moves)
     out = tmp_path / "out"
     driver = start("label", src, out, "--scheduler", cluster.address, "--partition-size", 20)
@@ -276,7 +276,7 @@ def test_worker_killed_midway_costs_only_its_tasks(tmp_path, cluster):
 
 
 def test_driver_killed_and_run_again(tmp_path, cluster):
-    moves = positions(1200, seed=5, stones=(12, 24))
+    moves = positions(800, seed=5, stones=(12, 24))
     src = write_text(tmp_path / "in.txt", moves)
     out = tmp_path / "out"
     args = ("label", src, out, "--scheduler", cluster.address, "--partition-size", 20)
@@ -290,7 +290,7 @@ def test_driver_killed_and_run_again(tmp_path, cluster):
         if driver.poll() is None:
             driver.kill()
             driver.wait()
-    assert len(parts(out)) < 60
+    assert len(parts(out)) < 40
     done = command(*args)
     assert done.returncode == 0, done.stderr
     assert_exact(out, moves)
