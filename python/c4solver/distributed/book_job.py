@@ -101,7 +101,12 @@ def book(
     present = set(os.listdir(folder))
     missing = [i for i in range(1, shards + 1) if shard_name(i, shards) not in present]
     tasks = (
-        (f"book-{depth}-{i}-of-{shards}", book_shard, (tool, folder, depth, i, shards, options), 1)
+        (
+            f"book-{parts.job_key(job, folder)}-{i}",
+            book_shard,
+            (tool, folder, depth, i, shards, options),
+            1,
+        )
         for i in missing
     )
     if missing:

@@ -95,6 +95,7 @@ def label(
     if partition_size < 1:
         raise ValueError("--partition-size must be at least 1")
     source = Source(input)
+    output = os.path.abspath(output)  # the same folder for workers elsewhere
     good, bad, first = check(source)
     if bad and not skip_bad:
         more = f"\n(and {bad - len(first)} more)" if bad > len(first) else ""
@@ -113,6 +114,8 @@ def label(
         "version": 1,
     }
     parts.claim(output, job)
+    # Task keys name this job and folder: two jobs on one cluster never share a task.
+    prefix = f"label-{parts.job_key(job, output)}"
     present = {n for n in os.listdir(output) if n.startswith("part-")}
     done = sum(
         min(partition_size, good - i * partition_size)
@@ -123,7 +126,7 @@ def label(
     with open(rejected_path, "w") as rejected:
         tasks = (
             (
-                f"label-{job['input_sha256'][:12]}-{i}",
+                f"{prefix}-{i}",
                 label_partition,
                 (output, i, chunk, weak),
                 len(chunk),

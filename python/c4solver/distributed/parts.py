@@ -6,6 +6,7 @@ manifest ``_job.json`` names the job (its input's hash and options); a folder
 holding another job is refused, never mixed.
 """
 
+import hashlib
 import json
 import os
 import uuid
@@ -21,6 +22,12 @@ class JobMismatch(Exception):
 def part_name(index: int) -> str:
     """The file name of partition `index` (0-based)."""
     return f"part-{index:05d}.parquet"
+
+
+def job_key(job: Dict[str, Any], folder: str) -> str:
+    """A short hash of the job and its folder, for its tasks' keys."""
+    text = json.dumps([job, folder], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def write_atomic(folder: str, name: str, write) -> None:
