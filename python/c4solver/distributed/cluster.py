@@ -25,18 +25,25 @@ def client(scheduler: Optional[str], workers: Optional[int]) -> Iterator["object
             yield c
         return
     n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    # The nannies set variables in this process's environment for the workers
+    # they spawn (OMP_NUM_THREADS, MALLOC_TRIM_THRESHOLD_, ...): put it back after.
+    saved = dict(os.environ)
     try:
-        with Client(cluster) as c:
-            yield c
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        try:
+            with Client(cluster) as c:
+                yield c
+        finally:
+            cluster.close()
     finally:
-        cluster.close()
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def slots(c) -> int:
