@@ -88,8 +88,10 @@ def write_text(path, moves):
 def test_label_local_cluster_matches_analyze_many(tmp_path):
     moves = positions(300, seed=1) + ["", "4444441"]  # the empty board, a full column
     src = write_text(tmp_path / "in.txt", moves)
+    env = dict(os.environ)
     n = label(str(src), str(tmp_path / "out"), workers=2, partition_size=40)
     assert n == len(moves)
+    assert dict(os.environ) == env  # the cluster's variables do not outlive it
     assert_exact(tmp_path / "out", moves)
     assert len(os.listdir(tmp_path / "out")) == 1 + 8  # the manifest and ceil(302 / 40) parts
     _, _, scores = read(tmp_path / "out")
