@@ -1,0 +1,152 @@
+"""The command line: ``python -m c4solver.distributed label|book ...``.
+
+Exit codes: 0 done; 1 bad input, or a task or the c4solver command line
+failed; 2 usage, a missing input, or an OUTPUT holding another job; 130
+interrupted (Ctrl-C).
+"""
+
+import argparse
+import sys
+from typing import List, Optional
+
+PROG = "python -m c4solver.distributed"
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser (one sub-command per job)."""
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Label positions and build books on a Dask cluster (a local one by default).",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def cluster_options(q):
+        q.add_argument(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="a running Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine)",
+        )
+        q.add_argument(
+            "--workers",
+            type=_positive,
+            metavar="N",
+            help="LocalCluster worker processes, one thread each (default: one per core)",
+        )
+
+    q = sub.add_parser(
+        "label",
+        help="exact scores of every position of INPUT, as a Parquet dataset",
+        description="Label every position of INPUT (text: one position a line, first field the moves, as `c4solver solve` reads; or Parquet, a file or a folder, with a `moves` column) into OUTPUT, a Parquet dataset folder: moves (string), score (int8), scores (list of int8, one per column, -128 for a full one). Resumable: run again with the same arguments.",
+    )
+    q.add_argument("input", metavar="INPUT")
+    q.add_argument("output", metavar="OUTPUT")
+    cluster_options(q)
+    q.add_argument(
+        "--weak", action="store_true", help="weak scores: only the sign (1 win, 0 draw, -1 loss)"
+    )
+    q.add_argument(
+        "--partition-size",
+        type=_positive,
+        default=10_000,
+        metavar="N",
+        help="positions per task and per output file (default: 10000)",
+    )
+    q.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="write bad positions to OUTPUT/_rejected.txt and go on, instead of stopping before anything is written",
+    )
+
+    b = sub.add_parser(
+        "book",
+        help="an opening book, its shards generated as Dask tasks",
+        description="Generate the book of `c4solver book generate --depth N` as K shards (`--shard I/K`) run as Dask tasks, then merge them into FILE. The shards are kept in FILE.shards/ (resumable: run again with the same arguments). Runs the c4solver command line on the workers.",
+    )
+    b.add_argument(
+        "--depth",
+        type=int,
+        required=True,
+        metavar="N",
+        help="the book's depth: the most stones of a stored position",
+    )
+    b.add_argument("--out", required=True, metavar="FILE", help="the book file to write")
+    b.add_argument(
+        "--shards",
+        type=_positive,
+        default=64,
+        metavar="K",
+        help="shards, one task each (default: 64)",
+    )
+    cluster_options(b)
+    b.add_argument(
+        "--c4solver",
+        default="c4solver",
+        metavar="PATH",
+        help="the c4solver command line to run (default: c4solver on the PATH)",
+    )
+    b.add_argument(
+        "--size",
+        metavar="WxH",
+        help="board size, as `c4solver --size` (needs a c4solver built with all-sizes)",
+    )
+    b.add_argument(
+        "--table-mb",
+        type=_positive,
+        metavar="N",
+        help="each shard's table, as `c4solver --table-mb`",
+    )
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Runs the command; returns the exit code."""
+    args = parser().parse_args(argv)
+    from . import book_job, inputs, label_job, parts
+
+    try:
+        if args.command == "label":
+            n = label_job.label(
+                args.input,
+                args.output,
+                args.scheduler,
+                args.workers,
+                args.weak,
+                args.partition_size,
+                args.skip_bad,
+            )
+            print(f"c4solver.distributed: {n} positions labelled in {args.output}", file=sys.stderr)
+        else:
+            folder = book_job.book(
+                args.depth,
+                args.out,
+                args.shards,
+                args.scheduler,
+                args.workers,
+                args.c4solver,
+                args.size,
+                args.table_mb,
+            )
+            print(
+                f"c4solver.distributed: wrote {args.out} (its shards are kept in {folder})",
+                file=sys.stderr,
+            )
+        return 0
+    except KeyboardInterrupt:
+        print(
+            "c4solver.distributed: interrupted; run the same command again to go on",
+            file=sys.stderr,
+        )
+        return 130
+    except (inputs.InputError, parts.JobMismatch, ValueError, OSError) as e:
+        print(f"c4solver.distributed: {e}", file=sys.stderr)
+        return 2
+    except (label_job.BadInput, book_job.ToolError) as e:
+        print(f"c4solver.distributed: {e}", file=sys.stderr)
+        return 1

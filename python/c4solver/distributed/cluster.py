@@ -1,0 +1,125 @@
+"""The Dask side shared by both jobs: the client, bounded submission with a
+progress bar, and a clean stop on Ctrl-C."""
+
+import contextlib
+import logging
+import os
+import sys
+import time
+from typing import Callable, Iterable, Iterator, Optional, Tuple
+
+# One task to run: its key, the function, its arguments, and its weight on the
+# progress bar (positions or shards).
+Task = Tuple[str, Callable, tuple, int]
+
+
+@contextlib.contextmanager
+def client(scheduler: Optional[str], workers: Optional[int]) -> Iterator["object"]:
+    """A dask.distributed Client: of the cluster at `scheduler`, or of a
+    LocalCluster of `workers` single-threaded worker processes (default: one
+    per core), closed on the way out."""
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        with Client(scheduler) as c:
+            yield c
+        return
+    n = workers or os.cpu_count() or 1
+    # The nannies set variables in this process's environment for the workers
+    # they spawn (OMP_NUM_THREADS, MALLOC_TRIM_THRESHOLD_, ...): put it back after.
+    saved = dict(os.environ)
+    try:
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        try:
+            with Client(cluster) as c:
+                yield c
+        finally:
+            cluster.close()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def slots(c) -> int:
+    """Tasks to keep in flight: twice the cluster's threads (at least 2), so
+    that no worker waits for the driver and the driver holds little."""
+    threads = sum(c.nthreads().values())
+    return max(2, 2 * threads)
+
+
+def run(c, tasks: Iterable[Task], total: int, done: int, unit: str) -> None:
+    """Runs `tasks` on the cluster, at most slots(c) at a time, with a progress
+    bar from `done` of `total`. A task that fails stops the run (its error is
+    raised); Ctrl-C cancels the tasks in flight and raises KeyboardInterrupt."""
+    from distributed import as_completed
+
+    limit = slots(c)
+    bar = Progress(total, done, unit)
+    pending = as_completed()
+    weights = {}
+    try:
+        it = iter(tasks)
+        for key, fn, args, weight in it:
+            future = c.submit(fn, *args, key=key, pure=False, retries=2)
+            weights[future.key] = weight
+            pending.add(future)
+            if pending.count() >= limit:
+                _finish(next(pending), weights, bar)
+        for future in pending:
+            _finish(future, weights, bar)
+    except BaseException:
+        for future in list(pending.futures):
+            future.cancel()
+        raise
+    finally:
+        bar.close()
+
+
+def _finish(future, weights, bar) -> None:
+    future.result()  # raises the task's error
+    bar.update(weights.pop(future.key))
+    future.release()
+
+
+class Progress:
+    """positions done, per second, time left: tqdm on a terminal, else a line
+    on stderr every 30 s (logs stay short)."""
+
+    def __init__(self, total: int, done: int, unit: str):
+        self.total, self.done, self.unit = total, done, unit
+        self.start, self.last = time.monotonic(), 0.0
+        self.first = done
+        self.bar = None
+        if sys.stderr.isatty():
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, initial=done, unit=unit, smoothing=0.1)
+            except ImportError:
+                pass
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        if now - self.last >= 30 or self.done == self.total:
+            self.last = now
+            print(f"c4solver.distributed: {self.line(now)}", file=sys.stderr, flush=True)
+
+    def line(self, now: float) -> str:
+        rate = (self.done - self.first) / max(now - self.start, 1e-9)
+        left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        eta = f"{left:.0f} s left" if left != float("inf") else "time left unknown"
+        return f"{self.done:,} of {self.total:,} {self.unit}, {rate:,.1f} {self.unit}/s, {eta}"
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,418 @@
+"""c4solver.distributed: the label and book jobs on small inputs, on a
+LocalCluster of 2 processes and on a cluster of 2 workers started here (loopback
+only), with a worker and the driver killed midway. Needs dask[distributed] and
+pyarrow (the `distributed` extra)."""
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed", reason="pip install 'c4solver[distributed]'")
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+import c4solver  # noqa: E402
+from c4solver.distributed import label  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The longest any step of a test may take before it fails (never a timing check).
+LIMIT = 300
+
+
+def command(*args, **kw):
+    """Runs `python -m c4solver.distributed ARGS` to its end."""
+    return subprocess.run(
+        [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+        **kw,
+    )
+
+
+def start(*args):
+    """Starts `python -m c4solver.distributed ARGS` in the background."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def positions(n, seed, stones=(10, 30)):
+    return [p.moves for p in c4solver.random_positions(n, stones=stones, seed=seed)]
+
+
+def expected(moves, weak=False):
+    """The single-process analysis: (score, scores) as the output should hold them."""
+    scores = c4solver.analyze_many(moves, weak=weak, progress=False)
+    return scores.max(axis=1), scores
+
+
+def read(folder):
+    """(moves, score, scores) of a label output, partitions in order; checks that
+    the partitions are numbered 0.. without a gap and that no temporary file is left."""
+    names = sorted(n for n in os.listdir(folder) if n.startswith("part-"))
+    assert names == [f"part-{i:05d}.parquet" for i in range(len(names))]
+    assert not [n for n in os.listdir(folder) if n.endswith(".tmp")]
+    tables = [pq.read_table(os.path.join(folder, n)) for n in names]
+    table = pa.concat_tables(tables)
+    assert table.schema.field("score").type == pa.int8()
+    assert table.schema.field("scores").type == pa.list_(pa.int8())
+    assert table.schema.field("moves").type == pa.string()
+    scores = np.array(table.column("scores").to_pylist(), dtype=np.int8).reshape(-1, 7)
+    return table.column("moves").to_pylist(), table.column("score").to_numpy(), scores
+
+
+def assert_exact(folder, moves, weak=False):
+    got_moves, got_score, got_scores = read(folder)
+    assert got_moves == moves  # every position once, in input order
+    score, scores = expected(moves, weak)
+    np.testing.assert_array_equal(got_scores, scores)
+    np.testing.assert_array_equal(got_score, score)
+
+
+def write_text(path, moves):
+    path.write_text("".join(m + "\n" for m in moves))
+    return path
+
+
+def test_label_local_cluster_matches_analyze_many(tmp_path):
+    moves = positions(300, seed=1) + ["", "4444441"]  # the empty board, a full column
+    src = write_text(tmp_path / "in.txt", moves)
+    env = dict(os.environ)
+    n = label(str(src), str(tmp_path / "out"), workers=2, partition_size=40)
+    assert n == len(moves)
+    assert dict(os.environ) == env  # the cluster's variables do not outlive it
+    assert_exact(tmp_path / "out", moves)
+    assert len(os.listdir(tmp_path / "out")) == 1 + 8  # the manifest and ceil(302 / 40) parts
+    _, _, scores = read(tmp_path / "out")
+    assert (scores[-1] == c4solver.FULL_COLUMN).sum() == 1  # column 4 full
+
+
+def test_label_weak_and_parquet_input(tmp_path):
+    moves = positions(120, seed=2)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    pq.write_table(pa.table({"moves": moves[:70], "other": list(range(70))}), folder / "a.parquet")
+    pq.write_table(pa.table({"moves": moves[70:]}), folder / "b.parquet")
+    done = command(
+        "label", folder, tmp_path / "out", "--workers", 2, "--weak", "--partition-size", 25
+    )
+    assert done.returncode == 0, done.stderr
+    assert_exact(tmp_path / "out", moves, weak=True)
+    # One Parquet file as the input, the same positions.
+    done = command("label", folder / "a.parquet", tmp_path / "out-a", "--workers", 2, "--weak")
+    assert done.returncode == 0, done.stderr
+    assert_exact(tmp_path / "out-a", moves[:70], weak=True)
+
+
+def test_bad_input_refused_with_line_numbers_and_nothing_written(tmp_path, cli):
+    lines = ["4453", "48", "4x", "4444444", "4455 18", "4455 zz", " 44", "", "1212121", "4455 1 2"]
+    src = tmp_path / "bad.txt"
+    src.write_text("\n".join(lines) + "\n")
+    done = command("label", src, tmp_path / "out", "--workers", 1)
+    assert done.returncode == 1
+    assert not (tmp_path / "out").exists()
+    ours = [
+        l.split(": ", 1)[1]
+        for l in done.stderr.splitlines()
+        if l.startswith(("c4solver.distributed: " + str(src), str(src)))
+    ]
+    theirs = [l.split(": ", 2)[2] for l in cli(["solve", str(src)], None).stderr.splitlines()]
+    # The same lines refused, with the command line's messages.
+    assert [l.split(": ", 1)[1] if l.startswith(str(src)) else l for l in ours] == theirs
+    assert "line 2: column 8 is out of range (1..=7) at move 2" in done.stderr
+    assert "line 9: move 7 makes four in a row: the game is already over" in done.stderr
+
+    done = command("label", src, tmp_path / "out", "--workers", 1, "--skip-bad")
+    assert done.returncode == 0, done.stderr
+    assert_exact(tmp_path / "out", ["4453", "4455", "44", ""])
+    rejected = (tmp_path / "out" / "_rejected.txt").read_text().splitlines()
+    assert [r.split(":")[0] for r in rejected] == [
+        "line 2",
+        "line 3",
+        "line 4",
+        "line 6",
+        "line 9",
+        "line 10",
+    ]
+
+
+def test_parquet_row_errors_and_missing_column(tmp_path):
+    pq.write_table(pa.table({"moves": ["44", None, "9"]}), tmp_path / "in.parquet")
+    done = command("label", tmp_path / "in.parquet", tmp_path / "out", "--workers", 1)
+    assert done.returncode == 1
+    assert "row 2: moves is null, not a string" in done.stderr
+    assert "row 3: column 9 is out of range (1..=7) at move 1" in done.stderr
+    pq.write_table(pa.table({"position": ["44"]}), tmp_path / "other.parquet")
+    done = command("label", tmp_path / "other.parquet", tmp_path / "out", "--workers", 1)
+    assert done.returncode == 2 and "no `moves` column" in done.stderr
+
+
+def test_different_job_refused_and_resume_after_a_lost_partition(tmp_path):
+    moves = positions(150, seed=3)
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    assert command("label", src, out, "--workers", 2, "--partition-size", 30).returncode == 0
+    before = {n: (out / n).read_bytes() for n in os.listdir(out)}
+    # Other options, or another input, into the same folder: refused, nothing changed.
+    for args in (["--partition-size", 31], ["--weak", "--partition-size", 30]):
+        done = command("label", src, out, "--workers", 1, *args)
+        assert done.returncode == 2 and "holds another job" in done.stderr
+    write_text(tmp_path / "in.txt", moves[:-1])
+    done = command("label", src, out, "--workers", 1, "--partition-size", 30)
+    assert done.returncode == 2 and "input_sha256" in done.stderr
+    assert {n: (out / n).read_bytes() for n in os.listdir(out)} == before
+    write_text(tmp_path / "in.txt", moves)
+    # A partition lost: the rerun writes it alone, the same rows.
+    (out / "part-00002.parquet").unlink()
+    mtime = (out / "part-00001.parquet").stat().st_mtime_ns
+    done = command("label", src, out, "--workers", 2, "--partition-size", 30)
+    assert done.returncode == 0, done.stderr
+    assert (out / "part-00001.parquet").stat().st_mtime_ns == mtime
+    assert_exact(out, moves)
+    # A folder with other files and no manifest is refused too.
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    assert command("label", src, tmp_path / "full").returncode == 2
+
+
+class Cluster:
+    """A Dask scheduler and 2 single-threaded workers (no nanny: a worker killed
+    stays dead) on 127.0.0.1, started by PID and stopped by PID."""
+
+    def __init__(self, folder):
+        dask = os.path.join(os.path.dirname(sys.executable), "dask")
+        self.file = str(folder / "scheduler.json")
+        quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.scheduler = subprocess.Popen(
+            [
+                dask,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                self.file,
+            ],
+            **quiet,
+        )
+        wait_for(lambda: os.path.exists(self.file), "the scheduler's file")
+        self.address = json.load(open(self.file))["address"]
+        self.workers = [
+            subprocess.Popen(
+                [
+                    dask,
+                    "worker",
+                    self.address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                    "--death-timeout",
+                    "60",
+                ],
+                **quiet,
+            )
+            for _ in range(2)
+        ]
+        from distributed import Client
+
+        with Client(self.address, timeout=LIMIT) as c:
+            c.wait_for_workers(2, timeout=LIMIT)
+
+    def stop(self):
+        for p in [*self.workers, self.scheduler]:
+            if p.poll() is None:
+                p.kill()
+            p.wait(timeout=LIMIT)
+
+
+def wait_for(ready, what):
+    deadline = time.monotonic() + LIMIT
+    while not ready():
+        assert time.monotonic() < deadline, f"waited {LIMIT} s for {what}"
+        time.sleep(0.05)
+
+
+def parts(folder):
+    return [n for n in os.listdir(folder) if n.startswith("part-")] if os.path.isdir(folder) else []
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    c = Cluster(tmp_path)
+    yield c
+    c.stop()
+
+
+def test_worker_killed_midway_costs_only_its_tasks(tmp_path, cluster):
+    moves = positions(800, seed=4, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    driver = start("label", src, out, "--scheduler", cluster.address, "--partition-size", 20)
+    try:
+        wait_for(lambda: len(parts(out)) >= 3 or driver.poll() is not None, "3 partitions")
+        assert driver.poll() is None, "the job ended before a worker could be killed"
+        cluster.workers[0].send_signal(signal.SIGKILL)
+        assert driver.wait(timeout=LIMIT) == 0, driver.stderr.read()
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+    assert cluster.workers[0].wait(timeout=LIMIT) == -signal.SIGKILL
+    assert_exact(out, moves)
+
+
+def test_driver_killed_and_run_again(tmp_path, cluster):
+    moves = positions(800, seed=5, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    args = ("label", src, out, "--scheduler", cluster.address, "--partition-size", 20)
+    driver = start(*args)
+    try:
+        wait_for(lambda: len(parts(out)) >= 3 or driver.poll() is not None, "3 partitions")
+        assert driver.poll() is None, "the job ended before the driver could be killed"
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(timeout=LIMIT)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+    assert len(parts(out)) < 40
+    done = command(*args)
+    assert done.returncode == 0, done.stderr
+    assert_exact(out, moves)
+
+
+def sizes_binary():
+    """The c4solver command line, which must know other board sizes (built with
+    --features all-sizes): a 7x6 book of even 4 stones takes minutes to solve."""
+    binary = os.environ.get("C4SOLVER_BIN", str(ROOT / "target" / "release" / "c4solver"))
+    assert os.path.exists(binary), f"the c4solver binary is missing: {binary}"
+    probe = subprocess.run(
+        [binary, "--size", "5x4", "solve"], input="", capture_output=True, text=True
+    )
+    assert (
+        probe.returncode == 0
+    ), f"{binary} knows 7x6 alone: build it with --features all-sizes ({probe.stderr})"
+    return binary
+
+
+def test_book_equals_the_single_machine_book(tmp_path):
+    binary = sizes_binary()
+    single = tmp_path / "single.bin"
+    args = ["--size", "5x4", "--threads", "1"]
+    done = subprocess.run(
+        [binary, "book", "generate", "--depth", "6", "--out", single, *args],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert done.returncode == 0, done.stderr
+    book = tmp_path / "dist.bin"
+    run = [
+        "book",
+        "--depth",
+        6,
+        "--out",
+        book,
+        "--shards",
+        5,
+        "--workers",
+        2,
+        "--c4solver",
+        binary,
+        "--size",
+        "5x4",
+    ]
+    done = command(*run)
+    assert done.returncode == 0, done.stderr
+    assert book.read_bytes() == single.read_bytes()
+
+    def info(path):
+        return subprocess.run(
+            [binary, "book", "info", "--size", "5x4", path], capture_output=True, text=True
+        ).stdout
+
+    assert info(book).split("\n")[1:] == info(single).split("\n")[1:]
+    verify = subprocess.run(
+        [binary, "book", "verify", "--size", "5x4", book],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert verify.returncode == 0, verify.stderr
+    # Resume: a shard lost is made again, the others kept; the same book.
+    shards = pathlib.Path(str(book) + ".shards")
+    kept = shards / "shard-0001-of-0005.bin"
+    mtime = kept.stat().st_mtime_ns
+    (shards / "shard-0003-of-0005.bin").unlink()
+    book.unlink()
+    done = command(*run)
+    assert done.returncode == 0, done.stderr
+    assert kept.stat().st_mtime_ns == mtime
+    assert book.read_bytes() == single.read_bytes()
+    # Another depth or shard count for the same file: refused.
+    done = command(
+        "book",
+        "--depth",
+        5,
+        "--out",
+        book,
+        "--shards",
+        5,
+        "--workers",
+        1,
+        "--c4solver",
+        binary,
+        "--size",
+        "5x4",
+    )
+    assert done.returncode == 2 and "holds another job" in done.stderr
+
+
+def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
+    moves = positions(600, seed=6, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    args = ("label", src, out, "--workers", 2, "--partition-size", 20)
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: len(parts(out)) >= 2 or driver.poll() is not None, "2 partitions")
+        assert driver.poll() is None, "the job ended before Ctrl-C"
+        os.killpg(driver.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        assert driver.wait(timeout=LIMIT) == 130
+        assert "interrupted; run the same command again" in driver.stderr.read()
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    # The LocalCluster's worker processes are gone with it.
+    wait_for(
+        lambda: subprocess.run(["pgrep", "-g", str(driver.pid)], capture_output=True).returncode
+        == 1,
+        "the worker processes to end",
+    )
+    done = command(*args)
+    assert done.returncode == 0, done.stderr
+    assert_exact(out, moves)
