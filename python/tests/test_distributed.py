@@ -367,21 +367,10 @@ def test_book_equals_the_single_machine_book(tmp_path):
     assert kept.stat().st_mtime_ns == mtime
     assert book.read_bytes() == single.read_bytes()
     # Another depth or shard count for the same file: refused.
-    done = command(
-        "book",
-        "--depth",
-        5,
-        "--out",
-        book,
-        "--shards",
-        5,
-        "--workers",
-        1,
-        "--c4solver",
-        binary,
-        "--size",
-        "5x4",
-    )
+    other = list(run)
+    other[run.index("--depth") + 1] = 5
+    other[run.index("--workers") + 1] = 1
+    done = command(*other)
     assert done.returncode == 2 and "holds another job" in done.stderr
 
 
