@@ -114,6 +114,7 @@ struct ReadmeDoctests;
 
 mod analysis;
 mod answer;
+mod bits;
 pub mod book;
 mod cpu;
 mod generate;
@@ -130,6 +131,7 @@ mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
 pub use answer::Answer;
+pub use bits::Bits;
 pub use book::{Book, Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
 pub use input::{

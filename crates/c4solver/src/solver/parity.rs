@@ -255,7 +255,7 @@ const fn cells_above<const W: usize, const H: usize>(cells: u64) -> u64 {
 /// contested cells (every matching is tried); beyond, an over-approximation (all
 /// of them).
 #[inline]
-const fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
+fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
     // `base` alone holds a four (the usual case when the bounds fail).
     if Board::<W, H>::alignment(base) {
         return true;
@@ -306,7 +306,7 @@ pub(crate) const fn player_rows<const W: usize, const H: usize>() -> u64 {
 /// exactly when `H - h` is even. So the odd columns' lowest cells are the playable
 /// cells off the player's rows.
 #[inline]
-const fn odd_column_bottoms<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
+fn odd_column_bottoms<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
     pos.possible() & !player_rows::<W, H>()
 }
 
