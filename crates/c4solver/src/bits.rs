@@ -61,6 +61,12 @@ pub trait Bits:
     fn to_u128(self) -> u128;
     /// Subtraction modulo `2^BITS`.
     fn wrapping_sub(self, other: Self) -> Self;
+    /// Negation modulo `2^BITS` (`x & x.wrapping_neg()` is the lowest bit set).
+    fn wrapping_neg(self) -> Self;
+    /// The low 64 bits.
+    fn low_u64(self) -> u64;
+    /// The bits above the low 64 (always 0 for `u64`).
+    fn high_u64(self) -> u64;
     /// The word with its lowest bit set cleared (`x & (x - 1)`; zero stays zero).
     #[inline]
     fn clear_lowest(self) -> Self {
@@ -98,6 +104,19 @@ macro_rules! bits_for {
             #[inline(always)]
             fn wrapping_sub(self, other: Self) -> Self {
                 <$t>::wrapping_sub(self, other)
+            }
+            #[inline(always)]
+            fn wrapping_neg(self) -> Self {
+                <$t>::wrapping_neg(self)
+            }
+            #[inline(always)]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            #[allow(clippy::cast_possible_truncation)]
+            fn high_u64(self) -> u64 {
+                (self as u128 >> 64) as u64
             }
         }
     };

@@ -13,6 +13,7 @@
 //! * a line longer than [`MAX_LINE`] bytes is cut there by the reader; if the part
 //!   that was kept has no other error, the line is rejected as too long.
 
+use crate::bits::Bits;
 use crate::position::{MoveError, Playable};
 
 /// The longest line kept in full; a valid line is far shorter (42 moves and a score).
@@ -43,12 +44,12 @@ pub fn quoted(text: &str) -> String {
 
 /// A valid line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Query<'a, const W: usize = 7, const H: usize = 6> {
+pub struct Query<'a, const W: usize = 7, const H: usize = 6, B: Bits = u64> {
     /// The move string (possibly empty).
     pub moves: &'a str,
     /// The position after the moves (parsing refuses a move after four in a row,
     /// so that the game is not over).
-    pub position: Playable<W, H>,
+    pub position: Playable<W, H, B>,
     /// The expected score, if the line gives one.
     pub expected: Option<i32>,
 }
@@ -98,10 +99,10 @@ pub enum LineError {
 
 /// Parses one line (without its `\n`). `truncated` says the reader cut it at
 /// [`MAX_LINE`] bytes.
-pub fn parse_line<const W: usize, const H: usize>(
+pub fn parse_line<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     truncated: bool,
-) -> Result<Query<'_, W, H>, LineError> {
+) -> Result<Query<'_, W, H, B>, LineError> {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         // A cut line may end inside a character: judge only what is complete.
@@ -120,7 +121,7 @@ pub fn parse_line<const W: usize, const H: usize>(
     let moves = fields.next().unwrap_or("");
     let score = fields.next();
     let extra = fields.count();
-    let position = Playable::<W, H>::parse(moves)?;
+    let position = Playable::<W, H, B>::parse(moves)?;
     if extra > 0 {
         return Err(LineError::TooManyFields { found: 2 + extra });
     }
@@ -175,10 +176,10 @@ pub enum PosError {
 /// Parses a position given alone, as the server's `pos` and the page's: the
 /// rules of [`parse_line`], and no second field. Every surface that takes a
 /// position this way words its errors alike.
-pub fn parse_pos<const W: usize, const H: usize>(
+pub fn parse_pos<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
-) -> Result<Query<'_, W, H>, PosError> {
-    let q = parse_line::<W, H>(bytes, false)?;
+) -> Result<Query<'_, W, H, B>, PosError> {
+    let q = parse_line::<W, H, B>(bytes, false)?;
     if q.expected.is_some() {
         return Err(PosError::SecondField {
             text: String::from_utf8_lossy(bytes).into_owned(),
