@@ -279,7 +279,7 @@ pub fn book_named(engine: &EngineArgs) -> bool {
 pub fn book_file<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H>>> {
-    builtin_exists::<W, H, B>(engine)?;
+    builtin_exists::<W, H>(engine)?;
     let Some(BookArg::File(path)) = &engine.book else {
         return Ok(None);
     };
@@ -292,9 +292,7 @@ pub fn book_file<const W: usize, const H: usize, B: BookWord>(
 
 /// Refuses `--book` alone (the built-in book) on a board that has none, as a
 /// book file of another board is refused.
-fn builtin_exists<const W: usize, const H: usize, B: BookWord>(
-    engine: &EngineArgs,
-) -> anyhow::Result<()> {
+fn builtin_exists<const W: usize, const H: usize>(engine: &EngineArgs) -> anyhow::Result<()> {
     if engine.book == Some(BookArg::Builtin) && (W, H) != (7, 6) {
         bail!(
             "--book builtin: there is no built-in book for the {W}x{H} board (it is 7x6): name \
@@ -347,7 +345,7 @@ fn config_for<const W: usize, const H: usize, B: BookWord>(
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
         bail!("{flag} takes a single value for `{command}` (lists are for `bench`)");
     }
-    builtin_exists::<W, H, B>(engine)?;
+    builtin_exists::<W, H>(engine)?;
     let (good, left_out) = configs::<W, H, B>(engine, stats, workers)?;
     if let Some(left) = left_out.first() {
         if left.alloc {

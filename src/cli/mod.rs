@@ -86,7 +86,6 @@ fn run_sized<const W: usize, const H: usize, B: BookWord>(
 
 /// A `book` command: the books keep the 64-bit word, so a board over 64 bits is
 /// refused (exit 2) before anything is read or written.
-#[cfg(not(test))]
 fn run_books(
     b: &args::BookArgs,
     engine: &args::EngineArgs,
@@ -99,7 +98,10 @@ fn run_books(
             size.bits()
         );
     }
-    c4solver::with_narrow_size!(size, book::run(b, engine, signals))
+    #[cfg(not(test))]
+    return c4solver::with_narrow_size!(size, book::run(b, engine, signals));
+    #[cfg(test)]
+    book::run::<7, 6>(b, engine, signals)
 }
 
 /// Whether the command's answers go to stdout (all but `book generate` and
@@ -122,13 +124,13 @@ pub fn run(cli: Cli) -> Outcome {
     // The unit tests of the command line never run a command: compiling every
     // size into them too would only double the time the tests take to build
     // (the end-to-end tests in tests/ run the real binary, with every size).
-    #[cfg(not(test))]
     let result = match &cli.command {
         Some(Command::Book(b)) => run_books(b, &cli.engine, &signals),
+        #[cfg(not(test))]
         _ => with_size!(cli.engine.size, run_sized(&cli, &signals)),
+        #[cfg(test)]
+        _ => run_sized::<7, 6, u64>(&cli, &signals),
     };
-    #[cfg(test)]
-    let result = run_sized::<7, 6>(&cli, &signals);
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");
         Outcome::Failure

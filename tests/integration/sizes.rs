@@ -18,7 +18,7 @@ use c4solver::{Board, Config, Mode, Solver};
 #[cfg(feature = "all-sizes")]
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 #[cfg(feature = "all-sizes")]
-use c4solver::{Size, with_size};
+use c4solver::{Bits, Size, with_size};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -467,8 +467,8 @@ fn book_generate_on_another_size() {
 #[cfg(feature = "all-sizes")]
 #[test]
 fn with_size_reaches_the_library_for_every_size() {
-    fn empty_score_bound<const W: usize, const H: usize>() -> (i32, i32) {
-        (Board::<W, H>::MIN_SCORE, Board::<W, H>::MAX_SCORE)
+    fn empty_score_bound<const W: usize, const H: usize, B: Bits>() -> (i32, i32) {
+        (Board::<W, H, B>::MIN_SCORE, Board::<W, H, B>::MAX_SCORE)
     }
     for size in Size::ALL {
         let (lo, hi) = with_size!(size, empty_score_bound());

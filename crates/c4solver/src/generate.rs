@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn a_small_range_runs_out() {
         // One stone: seven positions, each drawn once; the rest are `None`.
-        let drawn: Vec<_> = draws::<7, 6>(1..=1, 3).take(500).flatten().collect();
+        let drawn: Vec<_> = draws::<7, 6, u64>(1..=1, 3).take(500).flatten().collect();
         assert_eq!(drawn.len(), 7);
         assert!(!drawable(42, &(0..=0)) && !drawable(42, &(42..=42)));
         assert!(drawable(42, &(0..=1)) && drawable(42, &(29..=42)));

@@ -279,19 +279,19 @@ mod tests {
     use super::*;
 
     fn parse(s: &[u8]) -> Result<Query<'_>, LineError> {
-        parse_line::<7, 6>(s, false)
+        parse_line::<7, 6, u64>(s, false)
     }
 
     #[test]
     fn a_position_alone_has_no_second_field() {
-        assert_eq!(parse_pos::<7, 6>(b" 4455 ").unwrap().moves, "4455");
+        assert_eq!(parse_pos::<7, 6, u64>(b" 4455 ").unwrap().moves, "4455");
         assert_eq!(
-            parse_pos::<7, 6>(b"44 18").unwrap_err().to_string(),
+            parse_pos::<7, 6, u64>(b"44 18").unwrap_err().to_string(),
             r#"pos holds moves only, found a second field in "44 18""#
         );
         // The line's own errors first, in its words.
         assert_eq!(
-            parse_pos::<7, 6>(b"48 x").unwrap_err().to_string(),
+            parse_pos::<7, 6, u64>(b"48 x").unwrap_err().to_string(),
             parse(b"48 x").unwrap_err().to_string()
         );
     }
@@ -389,17 +389,17 @@ mod tests {
             );
         }
         assert_eq!(
-            parse_line::<7, 6>(b"4455", true).unwrap_err(),
+            parse_line::<7, 6, u64>(b"4455", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }
         );
         // a cut line reports its first real error instead
         assert!(matches!(
-            parse_line::<7, 6>(b"4444444", true).unwrap_err(),
+            parse_line::<7, 6, u64>(b"4444444", true).unwrap_err(),
             LineError::Move(MoveError::ColumnFull { index: 7, .. })
         ));
         // cut in the middle of a multi-byte character
         assert_eq!(
-            parse_line::<7, 6>(b"44\xc3", true).unwrap_err(),
+            parse_line::<7, 6, u64>(b"44\xc3", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }
         );
     }

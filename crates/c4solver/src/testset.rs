@@ -369,26 +369,30 @@ mod tests {
 
     #[test]
     fn parse_line_errors() {
-        assert!(parse_line::<7, 6>("4455 18").is_ok());
-        let empty = parse_line::<7, 6>(" 1\r").unwrap();
+        assert!(parse_line::<7, 6, u64>("4455 18").is_ok());
+        let empty = parse_line::<7, 6, u64>(" 1\r").unwrap();
         assert_eq!((empty.moves.as_str(), empty.score), ("", 1));
-        assert!(parse_line::<7, 6>("4455 18 3").is_err());
-        assert!(parse_line::<7, 6>("4455").unwrap_err().contains("expected"));
+        assert!(parse_line::<7, 6, u64>("4455 18 3").is_err());
         assert!(
-            parse_line::<7, 6>("4455 x")
+            parse_line::<7, 6, u64>("4455")
+                .unwrap_err()
+                .contains("expected")
+        );
+        assert!(
+            parse_line::<7, 6, u64>("4455 x")
                 .unwrap_err()
                 .contains("not a number")
         );
         assert!(
-            parse_line::<7, 6>("4485 1")
+            parse_line::<7, 6, u64>("4485 1")
                 .unwrap_err()
                 .contains("out of range")
         );
         // Regression: an impossible score underflowed moves_left.
         assert_eq!(
-            parse_line::<7, 6>("2252576253462244111563365343671351441 17").unwrap_err(),
+            parse_line::<7, 6, u64>("2252576253462244111563365343671351441 17").unwrap_err(),
             "score 17 is out of range (-2..=3)"
         );
-        assert!(parse_line::<7, 6>("2252576253462244111563365343671351441 3").is_ok());
+        assert!(parse_line::<7, 6, u64>("2252576253462244111563365343671351441 3").is_ok());
     }
 }

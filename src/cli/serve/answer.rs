@@ -138,7 +138,7 @@ mod tests {
     fn a_position_comes_back_as_its_board() {
         let board = Playable::<7, 6>::parse("4455").unwrap();
         let p = Position::new(board);
-        assert_eq!(p.board::<7, 6>(), Some(board));
-        assert_eq!(p.board::<6, 5>(), None);
+        assert_eq!(p.board::<7, 6, u64>(), Some(board));
+        assert_eq!(p.board::<6, 5, u64>(), None);
     }
 }

@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn a_mark_is_seen_until_left() {
         let busy = Busy::new().unwrap();
-        let key = 0x1234_5678;
+        let key = 0x1234_5678u64;
         assert!(!busy.is_busy(key));
         assert!(busy.enter(key));
         assert!(busy.is_busy(key));
@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn the_empty_board_is_never_marked() {
         let busy = Busy::new().unwrap();
-        assert!(!busy.enter(0));
+        assert!(!busy.enter(0u64));
     }
 
     #[test]

@@ -162,10 +162,10 @@ impl Config {
     pub fn check<const W: usize, const H: usize, B: Bits>(&self) -> Result<(), TableError> {
         #[cfg(feature = "research")]
         if !self.any_size() {
-            return research::check::<W, H, B>(self);
+            return research::check::<W, H>(self);
         }
         match self.kind {
-            SolverKind::Tuned => check_compact::<W, H, B>(self.table_mb),
+            SolverKind::Tuned => check_compact::<W, H>(self.table_mb),
             SolverKind::Reference => check_upper(self.table_mb),
         }
     }
@@ -265,7 +265,7 @@ impl Config {
 
 /// Whether a compact table of `mb` MB can be had for the `W`x`H` board: 4-byte
 /// entries where their partial key is exact, 8-byte ones below.
-fn check_compact<const W: usize, const H: usize, B: Bits>(mb: usize) -> Result<(), TableError> {
+fn check_compact<const W: usize, const H: usize>(mb: usize) -> Result<(), TableError> {
     let bound = crate::table::compact::key_bound(W, H);
     CompactTable::sets_for(mb, bound)
         .or_else(|_| SharedTable::<Wide>::slots_for(mb, bound))
@@ -407,7 +407,7 @@ fn team<const W: usize, const H: usize, B: Bits>(
             helpers,
         }))
     }
-    if narrow_fits::<W, H, B>(config.table_mb) {
+    if narrow_fits::<W, H>(config.table_mb) {
         build::<W, H, B, Narrow>(config, helpers)
     } else {
         build::<W, H, B, Wide>(config, helpers)
@@ -415,7 +415,7 @@ fn team<const W: usize, const H: usize, B: Bits>(
 }
 
 /// Whether a compact table of `mb` megabytes keeps its 4-byte entries exact.
-fn narrow_fits<const W: usize, const H: usize, B: Bits>(mb: usize) -> bool {
+fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
     CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).is_ok()
 }
 
@@ -475,7 +475,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
                 Board::<W, H, B>::MIN_SCORE,
             )?)),
             SolverKind::Tuned
-                if Self::STANDARD && config.threads <= 1 && narrow_fits::<W, H, B>(mb) =>
+                if Self::STANDARD && config.threads <= 1 && narrow_fits::<W, H>(mb) =>
             {
                 Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(mb)?)?)
             }
@@ -868,14 +868,14 @@ mod tests {
 
     #[test]
     fn configurations_are_checked_without_allocating() {
-        assert!(Config::tuned().check::<7, 6>().is_ok());
+        assert!(Config::tuned().check::<7, 6, u64>().is_ok());
         // Below 63 MB the compact table takes 8-byte entries instead of refusing.
         for mb in [1, 8, 62] {
             let small = Config {
                 table_mb: mb,
                 ..Config::tuned()
             };
-            assert!(small.check::<7, 6>().is_ok());
+            assert!(small.check::<7, 6, u64>().is_ok());
         }
         #[cfg(feature = "research")]
         {
@@ -884,10 +884,10 @@ mod tests {
                 ..Config::tuned()
             }
             .with_table(TableKind::Bounds(ReplaceKind::Bucket(DepthKind::Cells)));
-            assert!(bounds.check::<7, 6>().is_ok());
+            assert!(bounds.check::<7, 6, u64>().is_ok());
             assert!(Solver7x6::new(bounds).is_ok());
             assert!(matches!(
-                bounds.check::<6, 5>(),
+                bounds.check::<6, 5, u64>(),
                 Err(TableError::StandardBoardOnly { .. })
             ));
         }
@@ -896,7 +896,7 @@ mod tests {
                 table_mb: 0,
                 ..Config::reference()
             }
-            .check::<7, 6>(),
+            .check::<7, 6, u64>(),
             Err(TableError::TooSmall { mb: 0 })
         );
     }

@@ -398,7 +398,7 @@ mod tests {
     use crate::position::Position;
     use crate::table::{Narrow, SharedTable, Wide};
 
-    fn team(mb: usize, helpers: usize) -> TeamSearch<7, 6, SharedTable<Narrow>> {
+    fn team(mb: usize, helpers: usize) -> TeamSearch<7, 6, u64, SharedTable<Narrow>> {
         let table = SharedTable::for_board::<7, 6>(mb).unwrap();
         TeamSearch::new(table, helpers, Duration::ZERO).unwrap()
     }
@@ -439,7 +439,7 @@ mod tests {
     fn a_lent_thread_joins_and_its_nodes_count() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let table = SharedTable::<Wide>::for_board::<7, 6>(4).unwrap();
-        let mut t = TeamSearch::<7, 6, _>::new(table, 0, Duration::ZERO).unwrap();
+        let mut t = TeamSearch::<7, 6, u64, _>::new(table, 0, Duration::ZERO).unwrap();
         let helper = t.helper();
         assert!(!helper.help(Duration::ZERO), "nothing to join");
         // A Begin-Easy position: millions of nodes, time for the lent thread to join.

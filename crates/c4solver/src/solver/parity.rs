@@ -563,23 +563,23 @@ mod tests {
     fn cells_above_and_four_cells() {
         let col = |c: usize| Board::<7, 6>::column_mask(c);
         let cell = |c: usize, r: usize| 1u64 << (c * 7 + r);
-        assert_eq!(cells_above::<7, 6>(0), 0);
-        assert_eq!(cells_above::<7, 6>(cell(0, 0)), col(0) & !cell(0, 0));
+        assert_eq!(cells_above::<7, 6, u64>(0), 0);
+        assert_eq!(cells_above::<7, 6, u64>(cell(0, 0)), col(0) & !cell(0, 0));
         // the lowest cell of each column counts; the top row has nothing above
         assert_eq!(
-            cells_above::<7, 6>(cell(2, 3) | cell(2, 5) | cell(6, 5) | cell(4, 1)),
+            cells_above::<7, 6, u64>(cell(2, 3) | cell(2, 5) | cell(6, 5) | cell(4, 1)),
             cell(2, 4) | cell(2, 5) | cell(4, 2) | cell(4, 3) | cell(4, 4) | cell(4, 5)
         );
         let row = |r: usize| (0..7).fold(0, |m, c| m | cell(c, r));
-        assert_eq!(four_cells::<7, 6>(row(2) & !cell(3, 2)), 0);
+        assert_eq!(four_cells::<7, 6, u64>(row(2) & !cell(3, 2)), 0);
         assert_eq!(
-            four_cells::<7, 6>(row(2) & !cell(4, 2)),
+            four_cells::<7, 6, u64>(row(2) & !cell(4, 2)),
             row(2) & !cell(4, 2) & !cell(5, 2) & !cell(6, 2)
         );
         let diag = cell(1, 0) | cell(2, 1) | cell(3, 2) | cell(4, 3);
-        assert_eq!(four_cells::<7, 6>(diag | cell(6, 5)), diag);
+        assert_eq!(four_cells::<7, 6, u64>(diag | cell(6, 5)), diag);
         // vertical fours are not groups
-        assert_eq!(four_cells::<7, 6>(col(3)), 0);
+        assert_eq!(four_cells::<7, 6, u64>(col(3)), 0);
     }
 
     #[test]
@@ -602,7 +602,7 @@ mod tests {
 
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut reference =
-            Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
+            Reference::<7, 6, u64, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
         let (mut zero, mut negative, mut exact, mut moves_checked) = (0, 0, 0, 0);
         let (mut odd_threats, mut afterevens) = (0, 0);
         // C4_PARITY_GAMES=40000 for a longer run.
@@ -633,11 +633,11 @@ mod tests {
                     // threat of the opponent's decides (a group of two or more
                     // empty cells does).
                     let empty = Board::<7, 6>::BOARD_MASK & !pos.mask();
-                    let own = pos.current() | (empty & player_rows::<7, 6>());
+                    let own = pos.current() | (empty & player_rows::<7, 6, u64>());
                     let contested = odd_column_bottoms(&pos);
                     let threats =
-                        pos.opponent_winning_position() & !player_rows::<7, 6>() & !contested;
-                    if may_align_with_half::<7, 6>(own, contested) && threats == 0 {
+                        pos.opponent_winning_position() & !player_rows::<7, 6, u64>() & !contested;
+                    if may_align_with_half::<7, 6, u64>(own, contested) && threats == 0 {
                         afterevens += 1;
                     }
                     if bound == 0 {

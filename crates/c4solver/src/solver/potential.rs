@@ -165,7 +165,7 @@ mod tests {
         for cell in 0..64 {
             for &m in &lines.masks[cell][..lines.len[cell] as usize] {
                 assert_eq!(m.count_ones(), 4);
-                assert_eq!(m & !Board::<7, 6>::BOARD_MASK, 0);
+                assert_eq!(m & !u128::from(Board::<7, 6>::BOARD_MASK), 0);
                 assert_ne!(m & (1 << cell), 0);
             }
         }

@@ -137,9 +137,7 @@ impl DepthKind {
 
 /// [`Config::check`] for a research configuration: the 7x6 board only, then the
 /// design's own sizing.
-pub(super) fn check<const W: usize, const H: usize, B: Bits>(
-    config: &Config,
-) -> Result<(), TableError> {
+pub(super) fn check<const W: usize, const H: usize>(config: &Config) -> Result<(), TableError> {
     if (W, H) != (7, 6) {
         let what = if config.research.stats {
             "table statistics (--stats)".to_string()
@@ -154,7 +152,7 @@ pub(super) fn check<const W: usize, const H: usize, B: Bits>(
     }
     let mb = config.table_mb;
     match config.table() {
-        TableKind::Compact => super::check_compact::<W, H, B>(mb),
+        TableKind::Compact => super::check_compact::<W, H>(mb),
         TableKind::Upper(ReplaceKind::Always) => super::check_upper(mb),
         TableKind::Upper(r) | TableKind::Bounds(r) => {
             crate::table::bounds::sets_for(mb, (W * (H + 1)) as u32, r.ways()).map(drop)
@@ -226,10 +224,10 @@ impl<const W: usize, const H: usize, B: Bits> Clone for Box<dyn TableSearch<W, H
 pub(super) fn engine<const W: usize, const H: usize, B: Bits>(
     config: &Config,
 ) -> Result<Box<dyn TableSearch<W, H, B>>, TableError> {
-    check::<W, H, B>(config)?;
+    check::<W, H>(config)?;
     let mb = config.table_mb;
     Ok(match config.table() {
-        TableKind::Compact if narrow_fits::<W, H, B>(mb) => {
+        TableKind::Compact if narrow_fits::<W, H>(mb) => {
             boxed(CompactTable::for_board::<W, H>(mb)?, config)?
         }
         TableKind::Compact => boxed(SharedTable::<Wide>::for_board::<W, H>(mb)?, config)?,

@@ -1345,8 +1345,15 @@ mod tests {
             "44455554221",
         ] {
             let p = Position::parse(moves).unwrap();
-            assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
-            assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
+            assert_eq!(
+                mirror_key::<7, 6, u64>(p.key()),
+                p.mirror().key(),
+                "{moves}"
+            );
+            assert_eq!(
+                mirror_key::<7, 6, u64>(mirror_key::<7, 6, u64>(p.key())),
+                p.key()
+            );
         }
     }
 
@@ -1356,14 +1363,14 @@ mod tests {
     struct Corrupt;
 
     impl Table for Corrupt {
-        fn probe(&mut self, _key: u64) -> Option<Hit> {
+        fn probe<K: Bits>(&mut self, _key: K) -> Option<Hit> {
             Some(Hit {
                 score: 100,
                 bound: Bound::Upper,
                 best: Some(200),
             })
         }
-        fn store(&mut self, _: u64, _: i32, _: Bound, _: Option<u8>, _: u8) {}
+        fn store<K: Bits>(&mut self, _: K, _: i32, _: Bound, _: Option<u8>, _: u8) {}
         fn clear(&mut self) {}
         fn hashfull(&self) -> u32 {
             0
@@ -1376,7 +1383,7 @@ mod tests {
         // was checked (an overflow in debug builds). The search now reads no
         // stored column at all: a table answering garbage columns must still
         // change no score.
-        let mut corrupt = Tuned::<7, 6, Corrupt>::new(Corrupt).unwrap();
+        let mut corrupt = Tuned::<7, 6, u64, Corrupt>::new(Corrupt).unwrap();
         let mut good = Tuned::<7, 6>::new(CompactTable::for_board::<7, 6>(64).unwrap()).unwrap();
         for moves in [
             "44455554221",
@@ -1384,7 +1391,7 @@ mod tests {
             "3535657324111",
         ] {
             let p = Position::parse(moves).unwrap();
-            assert!(mirror_key::<7, 6>(p.key()) != p.key());
+            assert!(mirror_key::<7, 6, u64>(p.key()) != p.key());
             good.clear();
             assert_eq!(corrupt.search(&p, -21, 21).0, good.search(&p, -21, 21).0);
         }
@@ -1397,7 +1404,7 @@ mod tests {
         let table = CompactTable::for_board::<7, 6>(64).unwrap();
         let mut with = Tuned::<7, 6>::new(table).unwrap();
         let mut without =
-            crate::solver::reference::Reference::<7, 6, crate::table::UpperTable>::new(
+            crate::solver::reference::Reference::<7, 6, u64, crate::table::UpperTable>::new(
                 crate::table::UpperTable::with_megabytes(8).unwrap(),
             );
         let mut used = false;

@@ -293,10 +293,10 @@ mod tests {
         assert!(e.holds(0));
         fn check<P: Replace>() {
             let mut t = BoundTable::<P, false, false>::new(1, 49).unwrap();
-            assert_eq!(t.probe(0), None);
-            t.store(0, 3, Bound::Exact, Some(3), 42);
+            assert_eq!(t.probe(0u64), None);
+            t.store(0u64, 3, Bound::Exact, Some(3), 42);
             assert_eq!(
-                t.probe(0),
+                t.probe(0u64),
                 Some(Hit {
                     score: 3,
                     bound: Bound::Exact,
@@ -316,11 +316,11 @@ mod tests {
     #[test]
     fn upper_only_keeps_upper_bounds() {
         let mut t = BoundTable::<Always, true, false>::new(1, 49).unwrap();
-        t.store(10, 4, Bound::Lower, Some(2), 5);
-        assert_eq!(t.probe(10), None);
-        t.store(10, 4, Bound::Exact, Some(2), 5);
+        t.store(10u64, 4, Bound::Lower, Some(2), 5);
+        assert_eq!(t.probe(10u64), None);
+        t.store(10u64, 4, Bound::Exact, Some(2), 5);
         assert_eq!(
-            t.probe(10),
+            t.probe(10u64),
             Some(Hit {
                 score: 4,
                 bound: Bound::Upper,
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(t.hashfull(), 0, "older generations do not count");
         t.clear();
         assert!(t.lines.iter().all(|l| l.0 == [0; 8]));
-        assert_eq!(t.probe(7919), None);
+        assert_eq!(t.probe(7919u64), None);
     }
 
     #[test]

@@ -598,24 +598,24 @@ mod tests {
         // The empty board (key 0) and keys with zero low 26 bits (below the key
         // bound, only key 0 has both a zero set index and a zero partial key): an
         // empty table knows none of them.
-        let zero_low = [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40];
+        let zero_low = [0u64, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40];
         for &k in &zero_low {
             assert_eq!(t.get(k), None, "key {k:#x}");
             assert_eq!(t.probe(k), None);
         }
         // Storing the empty board makes only it known.
-        t.put(0, -18, Bound::Upper, 1);
-        assert_eq!(t.get(0), Some((-12, Bound::Upper)));
-        t.put(1 << KEY_BITS, 3, Bound::Lower, 1);
-        assert_eq!(t.get(1 << KEY_BITS), Some((3, Bound::Lower)));
-        assert_eq!(t.get(0), Some((-12, Bound::Upper)), "different set");
+        t.put(0u64, -18, Bound::Upper, 1);
+        assert_eq!(t.get(0u64), Some((-12, Bound::Upper)));
+        t.put(1u64 << KEY_BITS, 3, Bound::Lower, 1);
+        assert_eq!(t.get(1u64 << KEY_BITS), Some((3, Bound::Lower)));
+        assert_eq!(t.get(0u64), Some((-12, Bound::Upper)), "different set");
         let n = t.sets.len() as u64;
         // Same set (key n), other partial key: both kept, then the oldest goes.
         t.put(n, 2, Bound::Lower, 1);
         t.put(2 * n, 1, Bound::Lower, 1);
         assert_eq!(t.get(n), Some((2, Bound::Lower)));
         assert_eq!(t.get(2 * n), Some((1, Bound::Lower)));
-        assert_eq!(t.get(0), None, "replaced");
+        assert_eq!(t.get(0u64), None, "replaced");
     }
 
     #[test]

@@ -567,16 +567,16 @@ mod tests {
     fn zero_keys_are_not_empty_slots() {
         let t = narrow(64);
         let n = t.len() as u64;
-        for k in [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40] {
+        for k in [0u64, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40] {
             assert_eq!(t.get(k), None, "key {k:#x}");
         }
-        t.put(0, 1, Bound::Lower, 1);
-        assert_eq!(t.get(0), Some((1, Bound::Lower)));
-        assert_eq!(t.get(1 << KEY_BITS), None);
+        t.put(0u64, 1, Bound::Lower, 1);
+        assert_eq!(t.get(0u64), Some((1, Bound::Lower)));
+        assert_eq!(t.get(1u64 << KEY_BITS), None);
         t.put(n, 2, Bound::Upper, 1);
         t.put(2 * n, 3, Bound::Upper, 1);
         assert_eq!(
-            (t.get(2 * n), t.get(n), t.get(0)),
+            (t.get(2 * n), t.get(n), t.get(0u64)),
             (Some((3, Bound::Upper)), Some((2, Bound::Upper)), None),
             "same set: the oldest small result replaced"
         );
@@ -588,8 +588,8 @@ mod tests {
         let mut b = a.share();
         for s in -12..=12 {
             for bound in [Bound::Upper, Bound::Lower] {
-                a.store(12_345, s, bound, None, BIG_WORK);
-                let hit = b.probe(12_345).unwrap();
+                a.store(12_345u64, s, bound, None, BIG_WORK);
+                let hit = b.probe(12_345u64).unwrap();
                 assert_eq!((hit.score, hit.bound), (s, bound));
             }
         }
@@ -600,10 +600,10 @@ mod tests {
         // A copy is a table of its own.
         let mut copy = a.clone();
         copy.clear();
-        assert!(a.probe(12_345).is_some());
+        assert!(a.probe(12_345u64).is_some());
         b.clear();
         assert!(a.all_slots().iter().all(|s| s.get() == 0));
-        assert!(a.probe(12_345).is_none());
+        assert!(a.probe(12_345u64).is_none());
         assert_eq!(a.hashfull(), 0);
     }
 

@@ -178,15 +178,15 @@ mod tests {
     fn empty_slot_is_not_the_empty_board() {
         let mut t = UpperTable::with_megabytes(1).unwrap();
         // key 0 is the empty board; an empty slot must answer "no value"
-        assert_eq!(t.get(0), 0);
+        assert_eq!(t.get(0u64), 0);
         // a key that maps to slot 0 with zero low bits
         let n = t.len() as u64;
         assert_eq!(t.get(n << 8), 0);
-        t.put(0, 5);
-        assert_eq!(t.get(0), 5);
+        t.put(0u64, 5);
+        assert_eq!(t.get(0u64), 5);
         assert_eq!(t.get(n), 0, "same slot, other key");
         t.put(n, 7);
-        assert_eq!(t.get(0), 0, "replaced");
+        assert_eq!(t.get(0u64), 0, "replaced");
         assert_eq!(t.get(n), 7);
     }
 
