@@ -276,3 +276,67 @@ fn generate_killed_and_restarted_goes_on() {
         text(&r.stderr)
     );
 }
+
+/// `book export`'s lines of `stones` stones (with `--mirrors` when asked).
+fn exported(stones: usize, mirrors: bool) -> Vec<String> {
+    let k = stones.to_string();
+    let mut args = vec!["book", "export", "--stones", &k];
+    if mirrors {
+        args.push("--mirrors");
+    }
+    let o = run(&args, "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout).lines().map(String::from).collect()
+}
+
+#[test]
+fn book_export_writes_every_position_once_as_the_command_line_reads_it() {
+    let info = run(&["book", "info", "--json"], "");
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    for stones in [1, 4, 7] {
+        let pairs = exported(stones, false);
+        let both = exported(stones, true);
+        // `book info` counts a position and its mirror image as two.
+        let total = &info["by_stones"][stones];
+        let sum: u64 = ["won", "drawn", "lost"]
+            .iter()
+            .map(|k| total[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(both.len() as u64, sum, "{stones} stones");
+        assert!(pairs.len() < both.len());
+        let mut boards = std::collections::HashSet::new();
+        for line in &both {
+            let (moves, _) = line.split_once(' ').unwrap();
+            let pos = c4solver::Position::parse(moves).unwrap();
+            assert_eq!(pos.moves_played() as usize, stones, "{line}");
+            assert!(boards.insert(pos.key()), "twice: {line}");
+        }
+    }
+    // Read back by the command line with the book: every score as written.
+    let seven = exported(7, true);
+    let o = run(&["--json"], &seven.join("\n"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), seven.len());
+    assert!(rows.iter().all(|r| r["ok"] == true));
+}
+
+#[test]
+fn book_exports_scores_agree_with_a_book_free_search() {
+    // Every 200,000th position of 12 stones, solved without the book.
+    let sample: Vec<String> = exported(12, false).into_iter().step_by(200_000).collect();
+    assert!(sample.len() >= 25, "{}", sample.len());
+    let o = run(&["--json", "--no-book"], &sample.join("\n"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), sample.len());
+    for r in &rows {
+        assert_eq!(r["ok"], true, "{r}");
+    }
+}
