@@ -119,8 +119,9 @@ pub enum BookAction {
     Info(BookInfoArgs),
     /// Print a book's positions (default: the built-in one's) with their exact
     /// scores, `MOVES SCORE` a line, as `c4solver` reads and checks them: one
-    /// position per mirror pair (`--mirrors`: both), in the book's key order,
-    /// all but the empty board (no moves to write; its score is 1).
+    /// position per mirror pair (`--mirrors`: both), layer by layer from 1
+    /// stone, each in ascending key order. The empty board is left out: a line
+    /// cannot give it a score (an empty line is the empty board with none).
     Export(BookExportArgs),
 }
 
@@ -189,7 +190,8 @@ pub struct BookExportArgs {
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 
-    /// Only the positions of K stones (default: every position of the book).
+    /// Only the positions of K stones, 1 to the book's depth (default: every
+    /// layer from 1 stone).
     #[arg(long, value_name = "K")]
     pub stones: Option<usize>,
 

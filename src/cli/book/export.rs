@@ -4,44 +4,46 @@
 
 use std::io::{BufWriter, ErrorKind, Write};
 
-use anyhow::Context;
-
-use c4solver::Board;
-
 use super::super::Outcome;
 use super::super::args::BookExportArgs;
 use super::super::output;
 
-/// Prints the book's positions (of `--stones` only, mirrors too with `--mirrors`).
+/// Prints the book's positions (of `--stones` only, mirrors too with
+/// `--mirrors`), layer by layer, each in ascending key order; never the empty
+/// board, whose line would have no moves to read back.
 ///
 /// # Errors
-/// A book that cannot be opened ([`super::open`]), an entry that is no position
-/// of the board, or stdout failing (but a closed pipe, which ends the output).
+/// A book that cannot be opened ([`super::open`]), `--stones` outside the
+/// book's layers or 0, an entry that no game reaches, or stdout failing (but a
+/// closed pipe, which ends the output).
 pub fn run<const W: usize, const H: usize>(args: &BookExportArgs) -> anyhow::Result<Outcome> {
     let (name, book) = super::open::<W, H>(args.file.as_deref())?;
+    let (lowest, depth) = (book.header().lowest as usize, book.depth());
+    let layers = match args.stones {
+        Some(k) if k < lowest || k > depth => {
+            anyhow::bail!(
+                "book export: {name} holds positions of {lowest} to {depth} stones, not {k}"
+            )
+        }
+        Some(0) => anyhow::bail!(
+            "book export: the empty board (0 stones) has no moves to write on a \
+             `MOVES SCORE` line (an empty line reads as the empty board, with no \
+             score); its score in {name}: {}",
+            book.layer(0)
+                .first()
+                .map_or("none".to_string(), |e| e.1.to_string())
+        ),
+        Some(k) => k..=k,
+        None => lowest.max(1)..=depth,
+    };
     let mut out = BufWriter::new(std::io::stdout().lock());
     let written = (|| -> std::io::Result<anyhow::Result<()>> {
-        for (key, score) in book.entries() {
-            let Some(pos) = Board::<W, H>::from_key(key) else {
-                return Ok(Err(anyhow::anyhow!(
-                    "{name}: entry {key:#x} is no {W}x{H} position"
-                )));
-            };
-            if args
-                .stones
-                .is_some_and(|k| k != pos.moves_played() as usize)
-            {
-                continue;
-            }
-            let moves = c4solver::book::moves_to::<W, H>(key)
-                .with_context(|| format!("{name}: no move order reaches entry {key:#x}"));
-            let moves = match moves {
-                Ok(m) => m,
-                Err(e) => return Ok(Err(e)),
-            };
-            writeln!(out, "{moves} {score}")?;
-            if args.mirrors && pos.mirror() != pos {
-                writeln!(out, "{} {score}", mirrored::<W>(&moves))?;
+        for stones in layers {
+            for row in book.rows(stones, args.mirrors) {
+                match row {
+                    Ok((moves, score)) => writeln!(out, "{moves} {score}")?,
+                    Err(e) => return Ok(Err(anyhow::anyhow!("{name}: {e}"))),
+                }
             }
         }
         out.flush()?;
@@ -51,32 +53,5 @@ pub fn run<const W: usize, const H: usize>(args: &BookExportArgs) -> anyhow::Res
         Ok(result) => result.map(|()| Outcome::Ok),
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Outcome::Ok),
         Err(e) => Err(output::write_error(e)),
-    }
-}
-
-/// The moves of the mirror image: column `c` played as column `W + 1 - c`.
-fn mirrored<const W: usize>(moves: &str) -> String {
-    moves
-        .chars()
-        .map(|ch| {
-            let col = (0..W).position(|c| c4solver::column_symbol(c) == ch);
-            col.map_or(ch, |c| c4solver::column_symbol(W - 1 - c))
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mirrored_moves_play_the_mirror_image() {
-        assert_eq!(mirrored::<7>("4453"), "4435");
-        assert_eq!(mirrored::<12>("5abc1"), "8321c");
-        let pos = c4solver::Position::parse("44531").unwrap();
-        assert_eq!(
-            c4solver::Position::parse(&mirrored::<7>("44531")).unwrap(),
-            pos.mirror()
-        );
     }
 }
