@@ -31,7 +31,7 @@ def book_positions(
 
     The book is the built-in one (0 to 12 stones), or the book file `file`
     (one that `c4solver book generate` or `c4solver.distributed book` wrote).
-    12 stones (5.8 million positions a pair each) take about 10 s and, as str,
+    12 stones (5.8 million positions, one per mirror pair) take about 10 s and, as str,
     280 MB (both mirrors: twice that).
 
     Raises ValueError for stones outside the book's layers or a file that is
