@@ -17,8 +17,10 @@ played at the end), 0 for a draw, negative for a loss.
 array([ 18, -15], dtype=int8)
 >>> positions = c4solver.random_positions(100, stones=(20, 30), seed=1)
 >>> scores = c4solver.analyze_many(positions)     # shape (100, 7), int8
+>>> moves, scores = c4solver.book_positions(8)    # the book's 8-stone layer
 """
 
+from ._book import book_positions
 from ._bulk import FULL_COLUMN, analyze_many, legal_mask, solve_many
 from ._c4solver import Position, Solver, random_positions
 
@@ -27,6 +29,7 @@ __all__ = [
     "Position",
     "Solver",
     "analyze_many",
+    "book_positions",
     "legal_mask",
     "random_positions",
     "solve_many",

@@ -8,6 +8,7 @@
 
 mod arrays;
 mod batch;
+mod book;
 mod interrupt;
 mod position;
 mod random;
@@ -60,6 +61,7 @@ fn _c4solver(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::analyze_many, m)?)?;
     m.add_function(wrap_pyfunction!(batch::legal_mask, m)?)?;
     m.add_function(wrap_pyfunction!(random::random_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(book::book_positions, m)?)?;
     m.add("FULL_COLUMN", batch::FULL_COLUMN)?;
     Ok(())
 }

@@ -50,8 +50,9 @@ def public(obj):
     return {n for n in dir(obj) if not n.startswith("_")}
 
 
-# The package's own functions over the extension's private batches.
-BULK = {"solve_many", "analyze_many", "legal_mask"}
+# The package's own functions over the extension's private batches (and over
+# the book's rows).
+BULK = {"solve_many", "analyze_many", "legal_mask", "book_positions"}
 
 
 def parameters(f):

@@ -117,6 +117,12 @@ pub enum BookAction {
     /// Describe a book (default: the built-in one): depth, entries, bytes,
     /// checksum, and won, drawn and lost positions per number of stones.
     Info(BookInfoArgs),
+    /// Print a book's positions (default: the built-in one's) with their exact
+    /// scores, `MOVES SCORE` a line, as `c4solver` reads and checks them: one
+    /// position per mirror pair (`--mirrors`: both), layer by layer from 1
+    /// stone, each in ascending key order. The empty board is left out: a line
+    /// cannot give it a score (an empty line is the empty board with none).
+    Export(BookExportArgs),
 }
 
 /// `book generate` arguments.
@@ -175,6 +181,23 @@ pub struct BookInfoArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `book export` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BookExportArgs {
+    /// The book file (default: the built-in book).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Only the positions of K stones, 1 to the book's depth (default: every
+    /// layer from 1 stone).
+    #[arg(long, value_name = "K")]
+    pub stones: Option<usize>,
+
+    /// Both positions of a mirror pair (the mirror image too, when it differs).
+    #[arg(long)]
+    pub mirrors: bool,
 }
 
 /// Options shared by `solve` and bare `c4solver`.
@@ -590,14 +613,14 @@ impl Cli {
             }
         }
         if let Some(Command::Book(BookArgs {
-            action: action @ (BookAction::Info(_) | BookAction::Merge(_)),
+            action: action @ (BookAction::Info(_) | BookAction::Merge(_) | BookAction::Export(_)),
         })) = &self.command
             && let Some(flag) = self.engine.given().first()
         {
-            let sub = if matches!(action, BookAction::Info(_)) {
-                "info"
-            } else {
-                "merge"
+            let sub = match action {
+                BookAction::Info(_) => "info",
+                BookAction::Export(_) => "export",
+                _ => "merge",
             };
             return Err(usage(format!(
                 "`c4solver book {sub}` has no {flag} option (it reads books, with no \

@@ -276,3 +276,149 @@ fn generate_killed_and_restarted_goes_on() {
         text(&r.stderr)
     );
 }
+
+/// `book export`'s lines of `stones` stones (with `--mirrors` when asked).
+fn exported(stones: usize, mirrors: bool) -> Vec<String> {
+    let k = stones.to_string();
+    let mut args = vec!["book", "export", "--stones", &k];
+    if mirrors {
+        args.push("--mirrors");
+    }
+    let o = run(&args, "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout).lines().map(String::from).collect()
+}
+
+/// The position and score of an exported line, checked to have `stones` stones.
+fn parsed(line: &str, stones: usize) -> (c4solver::Position, i32) {
+    let (moves, score) = line.split_once(' ').expect("MOVES SCORE");
+    let pos = c4solver::Position::parse(moves).unwrap();
+    assert_eq!(pos.moves_played(), stones, "{line}");
+    (pos, score.parse().unwrap())
+}
+
+/// Runs `c4solver --json` (and `extra`) on `lines` and checks that every line
+/// gets its own score back (`ok: true`).
+fn read_back(lines: &[String], extra: &[&str]) {
+    let mut args = vec!["--json"];
+    args.extend_from_slice(extra);
+    let o = run(&args, &lines.join("\n"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), lines.len());
+    for (row, line) in rows.iter().zip(lines) {
+        let (_, score) = line.split_once(' ').expect("MOVES SCORE");
+        assert_eq!(row["score"].to_string(), score, "{line}: {row}");
+        assert_eq!(row["ok"], true, "{line}: {row}");
+    }
+}
+
+#[test]
+fn book_export_counts_equal_book_info_and_every_line_reads_back() {
+    let info = run(&["book", "info", "--json"], "");
+    assert!(info.status.success(), "{}", text(&info.stderr));
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    for stones in [1, 2, 5, 7] {
+        let pairs = exported(stones, false);
+        let both = exported(stones, true);
+        // `book info` counts a position and its mirror image as two.
+        let counted = &info["by_stones"][stones];
+        assert_eq!(counted["stones"], stones);
+        let sum: u64 = ["won", "drawn", "lost"]
+            .iter()
+            .map(|k| counted[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(both.len() as u64, sum, "{stones} stones");
+        // Both images of every pair, each once; one of each pair without `--mirrors`.
+        let mut keys = std::collections::HashMap::new();
+        for line in &both {
+            let (pos, score) = parsed(line, stones);
+            assert!(keys.insert(pos.key(), score).is_none(), "twice: {line}");
+        }
+        for (&key, score) in &keys {
+            let pos = c4solver::Position::from_key(key).unwrap();
+            assert_eq!(keys.get(&pos.mirror().key()), Some(score));
+        }
+        let mut canonical = std::collections::HashSet::new();
+        for line in &pairs {
+            let (pos, score) = parsed(line, stones);
+            assert_eq!(keys.get(&pos.key()), Some(&score), "{line}");
+            assert!(
+                canonical.insert(pos.canonical_key()),
+                "a pair twice: {line}"
+            );
+        }
+        let pairs_of_both: std::collections::HashSet<u64> = keys
+            .keys()
+            .map(|&k| c4solver::Position::from_key(k).unwrap().canonical_key())
+            .collect();
+        assert_eq!(canonical, pairs_of_both, "{stones} stones");
+    }
+    // Read back by the command line with the book: every score as written.
+    read_back(&exported(7, true), &[]);
+}
+
+#[test]
+fn book_exports_scores_agree_with_a_book_free_search() {
+    // 100 positions spread evenly over the 12 stones' list, solved without the
+    // book (a second or two on one thread).
+    let all = exported(12, false);
+    let n = 100;
+    assert!(all.len() > 1_000_000, "{}", all.len());
+    let sample: Vec<String> = (0..n)
+        .map(|i| all[(2 * i + 1) * all.len() / (2 * n)].clone())
+        .collect();
+    read_back(&sample, &["--no-book", "--threads", "1"]);
+}
+
+#[test]
+fn book_export_refuses_the_empty_board_and_layers_the_book_lacks() {
+    let o = run(&["book", "export", "--stones", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("the empty board (0 stones) has no moves to write"),
+        "{err}"
+    );
+    assert!(err.contains("its score in built-in: 1"), "{err}");
+    let depth = Book7x6::builtin().unwrap().depth();
+    let k = (depth + 1).to_string();
+    let o = run(&["book", "export", "--stones", &k], "");
+    assert_eq!(o.status.code(), Some(2));
+    let want = format!("built-in holds positions of 0 to {depth} stones, not {k}");
+    assert!(text(&o.stderr).contains(&want), "{}", text(&o.stderr));
+    let o = run(&["book", "export", "--threads", "2"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("has no --threads option"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn book_export_reads_a_book_file_a_shard_too() {
+    // A sorted-entry shard of one 4-stone entry, its mirror image's moves kept.
+    let key = c4solver::Position::parse("1123").unwrap().canonical_key();
+    let shard = scratch("export-shard.c4book");
+    std::fs::write(
+        &shard,
+        c4solver::book::encode::<7, 6>(4, 4, (1, 2), &[(key, -2)]),
+    )
+    .unwrap();
+    let path = shard.to_str().unwrap();
+    let o = run(&["book", "export", path, "--mirrors"], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lines: Vec<String> = text(&o.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let (a, b) = (parsed(&lines[0], 4), parsed(&lines[1], 4));
+    assert_eq!((a.0.key(), a.1), (key, -2));
+    assert_eq!((b.0, b.1), (a.0.mirror(), -2));
+    let o = run(&["book", "export", path, "--stones", "3"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let want = format!("{path} holds positions of 4 to 4 stones, not 3");
+    assert!(text(&o.stderr).contains(&want), "{}", text(&o.stderr));
+}

@@ -2,10 +2,6 @@
 
 use std::io::Write;
 
-use anyhow::Context;
-
-use c4solver::Book;
-
 use super::super::Outcome;
 use super::super::args::BookInfoArgs;
 use super::super::output;
@@ -16,23 +12,7 @@ use super::super::output;
 /// A file that is not a book or shard of the board's size (`--size`), or stdout
 /// failing.
 pub fn run<const W: usize, const H: usize>(args: &BookInfoArgs) -> anyhow::Result<Outcome> {
-    let (name, book) = match &args.file {
-        Some(path) => (
-            path.display().to_string(),
-            Book::<W, H>::read_any(path).map_err(|e| match e {
-                c4solver::BookError::Io { .. } => anyhow::Error::new(e),
-                e => anyhow::anyhow!("{}: {e}", path.display()),
-            })?,
-        ),
-        None => (
-            "built-in".to_string(),
-            if (W, H) == (7, 6) {
-                Book::<W, H>::builtin().context("the built-in book does not check out")?
-            } else {
-                anyhow::bail!("there is no built-in {W}x{H} book: name a book file")
-            },
-        ),
-    };
+    let (name, book) = super::open::<W, H>(args.file.as_deref())?;
     let h = book.header();
     let counts = book.by_stones();
     let text = if args.json {

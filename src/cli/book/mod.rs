@@ -1,5 +1,6 @@
 //! `c4solver book`: one file per subcommand.
 
+mod export;
 mod generate;
 mod info;
 mod merge;
@@ -8,6 +9,32 @@ mod verify;
 use super::Outcome;
 use super::args::{BookAction, BookArgs, EngineArgs};
 use super::signals::Signals;
+
+/// The book at `file` (any version, or a shard), else the built-in 7x6 one, with
+/// the name to show for it.
+///
+/// # Errors
+/// A file that cannot be read or is not a book of this size; no `file` on
+/// another size than 7x6.
+fn open<const W: usize, const H: usize>(
+    file: Option<&std::path::Path>,
+) -> anyhow::Result<(String, c4solver::Book<W, H>)> {
+    use anyhow::Context;
+    Ok(match file {
+        Some(path) => (
+            path.display().to_string(),
+            c4solver::Book::<W, H>::read_any(path).map_err(|e| match e {
+                c4solver::BookError::Io { .. } => anyhow::Error::new(e),
+                e => anyhow::anyhow!("{}: {e}", path.display()),
+            })?,
+        ),
+        None if (W, H) == (7, 6) => (
+            "built-in".to_string(),
+            c4solver::Book::<W, H>::builtin().context("the built-in book does not check out")?,
+        ),
+        None => anyhow::bail!("there is no built-in {W}x{H} book: name a book file"),
+    })
+}
 
 /// Runs a `book` subcommand.
 ///
@@ -24,5 +51,6 @@ pub fn run<const W: usize, const H: usize>(
         BookAction::Merge(m) => merge::run::<W, H>(m),
         BookAction::Verify(v) => verify::run::<W, H>(v, engine, signals),
         BookAction::Info(i) => info::run::<W, H>(i),
+        BookAction::Export(e) => export::run::<W, H>(e),
     }
 }

@@ -42,6 +42,7 @@
 //! A shard (`generate` with a shard of `K > 1`) holds one deterministic share of
 //! the deepest layer only; [`generate::merge`] turns `K` shards into a book.
 
+mod export;
 mod generate;
 mod known;
 pub use known::BookWord;
@@ -50,6 +51,7 @@ pub mod shard;
 mod v2;
 pub mod verify;
 
+pub use export::Unreachable;
 pub use generate::{
     GenerateError, Generation, Options, Outcome, Record, Summary, checkpoint_path, merge,
     write_atomically,
