@@ -9,7 +9,9 @@
 //!
 //! The supported sizes are every width and height from 4 up whose bitboard takes
 //! at most 64 bits, `W * (H + 1) <= 64` ([`Size::ALL`], 42 sizes from 4x4 to
-//! 12x4 and 4x15). Smaller boards (a width or height below 4) work in the library
+//! 12x4 and 4x15, on a `u64`), and seven boards of up to 128 bits on a `u128`
+//! ([`Size::WIDE`]: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5). [`Size::new`] takes
+//! every size of up to 128 bits; [`Size::built`] says whether this build has it. Smaller boards (a width or height below 4) work in the library
 //! but are not instantiated here: nobody can win on a board less than four wide
 //! and four high but in the other direction, and they are not in Tromp's table.
 //!
