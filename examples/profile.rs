@@ -19,7 +19,8 @@ fn main() -> anyhow::Result<()> {
     let moves = args.next().unwrap_or_default();
     let mb: usize = args.next().map_or(Ok(64), |a| a.parse())?;
     let pos = Position::parse(&moves)?;
-    let mut solver = Tuned::<7, 6, CompactTable, true>::new(CompactTable::for_board::<7, 6>(mb)?)?;
+    let mut solver =
+        Tuned::<7, 6, u64, CompactTable, true>::new(CompactTable::for_board::<7, 6>(mb)?)?;
     let start = Instant::now();
     // The window of a strong solve (`Solver::solve`), so that the nodes are the same.
     let half: i32 = 7 * 6 / 2;

@@ -40,7 +40,8 @@ fn main() -> anyhow::Result<()> {
         ..Config::tuned()
     })?;
     let table = SharedTable::<Narrow>::for_board::<7, 6>(mb)?;
-    let mut team = TeamSearch::<7, 6, _>::new(table, threads.saturating_sub(1), Duration::ZERO)?;
+    let mut team =
+        TeamSearch::<7, 6, u64, _>::new(table, threads.saturating_sub(1), Duration::ZERO)?;
     let (mut total, mut busiest, mut wall) = (0u64, 0u64, 0f64);
     for (moves, pos, want) in &positions {
         let start = Instant::now();

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use c4solver::{Board, Config, Mode, Size, SolveError, Solver, StopFlag, with_size};
+use c4solver::{Board, BookWord, Config, Mode, Size, SolveError, Solver, StopFlag, with_size};
 
 /// Tromp's table: widths 4 to 11 across, heights 4 up, `W + H <= 15`.
 fn tromp_sizes() -> Vec<Size> {
@@ -74,12 +74,12 @@ fn read_records(path: &PathBuf) -> anyhow::Result<Vec<Record>> {
 }
 
 /// Solves the empty `W`x`H` board; `None` if stopped at `limit`.
-fn solve_empty<const W: usize, const H: usize>(
+fn solve_empty<const W: usize, const H: usize, B: BookWord>(
     config: Config,
     mode: Mode,
     limit: Duration,
 ) -> anyhow::Result<Option<(i32, u64, Duration)>> {
-    let mut solver = Solver::<W, H>::new(config)?;
+    let mut solver = Solver::<W, H, B>::new(config)?;
     let stop = StopFlag::new();
     solver.set_stop_flag(stop.clone());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
@@ -89,7 +89,7 @@ fn solve_empty<const W: usize, const H: usize>(
         }
     });
     let start = Instant::now();
-    let result = solver.solve(&Board::<W, H>::new(), mode);
+    let result = solver.solve(&Board::<W, H, B>::new(), mode);
     let elapsed = start.elapsed();
     drop(done_tx);
     timer.join().expect("timer thread");

@@ -84,7 +84,7 @@ fn check_moves<const W: usize, const H: usize>(s: &str) {
 }
 
 fn check_line(data: &[u8], truncated: bool) {
-    match parse_line::<7, 6>(data, truncated) {
+    match parse_line::<7, 6, u64>(data, truncated) {
         Ok(q) => {
             assert!(!truncated);
             assert!(data.len() <= MAX_LINE || !truncated);

@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(truncated, want.len() > MAX_LINE);
         assert_eq!(bytes, &want[..want.len().min(MAX_LINE)]);
         n += 1;
-        let Ok(q) = parse_line::<7, 6>(bytes, truncated) else {
+        let Ok(q) = parse_line::<7, 6, u64>(bytes, truncated) else {
             continue;
         };
         let pos = q.position;

@@ -52,7 +52,7 @@ pub fn random_positions(
     let drawn = py.detach(|| {
         let mut out = Vec::with_capacity(n.min(1 << 20));
         let mut stall = 0;
-        for draw in generate::draws::<7, 6>(range, seed) {
+        for draw in generate::draws::<7, 6, u64>(range, seed) {
             if out.len() == n {
                 return Ok(out);
             }

@@ -2,6 +2,7 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
+use c4solver::BookWord;
 use c4solver::bench as harness;
 use c4solver::parse_line;
 use c4solver::{Answer, Mode, Solver};
@@ -39,7 +40,7 @@ struct JsonLine<'a> {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &AnalyzeArgs,
     engine: &EngineArgs,
     signals: &Signals,
@@ -47,7 +48,7 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H>(engine, "analyze", false, threads, &stop)?;
+    let make = engine::workers::<W, H, B>(engine, "analyze", false, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     source::hint(&args.files);
     let input = source::spawn(&args.files, 4)?;
@@ -59,7 +60,7 @@ pub fn run<const W: usize, const H: usize>(
         input,
         4 * threads + 64,
         &stop,
-        |solver: &mut Solver<W, H>, seq, msg| match msg {
+        |solver: &mut Solver<W, H, B>, seq, msg| match msg {
             Message::Failed { message, .. } => Some((
                 Item {
                     seq,
@@ -89,9 +90,9 @@ pub fn run<const W: usize, const H: usize>(
 /// The output of one line (or its error and an empty line, to keep the output
 /// aligned with the input) and what it means for the exit code; `None` if a
 /// search was stopped.
-pub fn answer<const W: usize, const H: usize>(
+pub fn answer<const W: usize, const H: usize, B: BookWord>(
     line: &Line,
-    solver: &mut Solver<W, H>,
+    solver: &mut Solver<W, H, B>,
     mode: Mode,
     args: &AnalyzeArgs,
 ) -> Option<(Item, Outcome)> {
@@ -100,7 +101,7 @@ pub fn answer<const W: usize, const H: usize>(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line::<W, H>(&line.bytes, line.truncated) {
+    let q = match parse_line::<W, H, B>(&line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

@@ -1,6 +1,7 @@
 //! `c4solver bench`: run test sets through one or more configurations, check every
 //! score, and print the tutorial's tables (or the comparison tables).
 
+use c4solver::BookWord;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,7 @@ use super::signals::Signals;
 /// # Errors
 /// No sets, an unreadable set, an empty run, no configuration that can be built,
 /// or stdout failing.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &BenchArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -40,7 +41,7 @@ pub fn run<const W: usize, const H: usize>(
     };
     let mut sets = Vec::new();
     for path in &paths {
-        let (set, bad) = TestSet::<W, H>::read_valid(path)?;
+        let (set, bad) = TestSet::<W, H, B>::read_valid(path)?;
         for e in &bad {
             eprintln!("c4solver: {e}");
             outcome = outcome.worst(Outcome::BadInput);
@@ -65,7 +66,7 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine_args
         .threads
         .map_or(1, |t| usize::try_from(t).unwrap_or(1));
-    let (configs, left_out) = engine::configs::<W, H>(engine_args, args.compare(), threads)?;
+    let (configs, left_out) = engine::configs::<W, H, B>(engine_args, args.compare(), threads)?;
     for left in &left_out {
         eprintln!("c4solver: left out {}: {}", left.name, left.reason);
     }
@@ -74,7 +75,7 @@ pub fn run<const W: usize, const H: usize>(
     }
     // --book builtin|FILE: every configuration again with the book, next to its
     // book-free rows.
-    let book = engine::book_file::<W, H>(engine_args)?;
+    let book = engine::book_file::<W, H, B>(engine_args)?;
     let mut setups: Vec<Setup> = configs.iter().map(|&c| c.into()).collect();
     if engine::book_named(engine_args) {
         setups.extend(configs.iter().map(|&config| Setup { config, book: true }));

@@ -3,6 +3,7 @@
 //! `--replace`, `--depth-measure`) to solver configurations.
 
 use anyhow::{anyhow, bail};
+use c4solver::BookWord;
 
 use c4solver::StopFlag;
 use c4solver::TableError;
@@ -64,7 +65,7 @@ pub struct LeftOut {
 ///
 /// # Errors
 /// A `--table-mb` that leaves a worker less than 1 MB.
-pub fn configs<const W: usize, const H: usize>(
+pub fn configs<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
     stats: bool,
     workers: usize,
@@ -109,7 +110,7 @@ pub fn configs<const W: usize, const H: usize>(
                 if good.contains(&config) {
                     continue;
                 }
-                match config.check::<W, H>() {
+                match config.check::<W, H, B>() {
                     Ok(()) => good.push(config),
                     Err(e) => push_new(
                         &mut left_out,
@@ -146,22 +147,23 @@ fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
 /// A list where one value is expected, or a book file that cannot be read, with a
 /// message naming the option or the file; the closure, a table or thread that
 /// cannot be had, naming it.
-pub fn workers<const W: usize, const H: usize>(
+pub fn workers<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
     workers: usize,
     stop: &StopFlag,
-) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver<W, H>>> + Sync + use<W, H>> {
-    let config = config_for::<W, H>(engine, command, stats, workers)?;
-    let book = book_choice::<W, H>(engine)?;
+) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver<W, H, B>>> + Sync + use<W, H, B>>
+{
+    let config = config_for::<W, H, B>(engine, command, stats, workers)?;
+    let book = book_choice::<W, H, B>(engine)?;
     let stop = stop.clone();
     let total = total_mb(engine, workers);
     Ok(move |index: usize| {
         let solver = if workers == 1 {
-            Solver::<W, H>::new(config)
+            Solver::<W, H, B>::new(config)
         } else {
-            Solver::<W, H>::new_joinable(config)
+            Solver::<W, H, B>::new_joinable(config)
         };
         let mut solver = solver.map_err(|e| match e {
             TableError::Alloc { .. } if index == 0 => alloc_error(total, config.table_mb, workers),
@@ -236,16 +238,16 @@ fn alloc_error(total: usize, each: usize, workers: usize) -> anyhow::Error {
 ///
 /// # Errors
 /// As [`workers`].
-pub fn team_solver<const W: usize, const H: usize>(
+pub fn team_solver<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
     command: &str,
-) -> anyhow::Result<Solver<W, H>> {
-    let mut config = config_for::<W, H>(engine, command, false, 1)?;
+) -> anyhow::Result<Solver<W, H, B>> {
+    let mut config = config_for::<W, H, B>(engine, command, false, 1)?;
     if config.can_share() {
         config.threads = threads(engine);
     }
-    let mut solver = Solver::<W, H>::new(config)?;
-    solver.set_book(book_choice::<W, H>(engine)?);
+    let mut solver = Solver::<W, H, B>::new(config)?;
+    solver.set_book(book_choice::<W, H, B>(engine)?);
     Ok(solver)
 }
 
@@ -255,13 +257,13 @@ pub fn team_solver<const W: usize, const H: usize>(
 ///
 /// # Errors
 /// As [`book_file`].
-pub fn book_choice<const W: usize, const H: usize>(
+pub fn book_choice<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H>>> {
     if engine.no_book || engine.book == Some(BookArg::None) {
         return Ok(None);
     }
-    Ok(book_file::<W, H>(engine)?.or_else(Book::builtin))
+    Ok(book_file::<W, H, B>(engine)?.or_else(B::builtin))
 }
 
 /// Whether the options ask for a book by name (`--book builtin` or `--book
@@ -274,14 +276,14 @@ pub fn book_named(engine: &EngineArgs) -> bool {
 ///
 /// # Errors
 /// A file that is not a whole book of the board's size, with the reason.
-pub fn book_file<const W: usize, const H: usize>(
+pub fn book_file<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H>>> {
     builtin_exists::<W, H>(engine)?;
     let Some(BookArg::File(path)) = &engine.book else {
         return Ok(None);
     };
-    let book = Book::<W, H>::read(path).map_err(|e| match e {
+    let book = B::read::<W, H>(path).map_err(|e| match e {
         BookError::Io { .. } => anyhow!("--book {e}"),
         e => anyhow!("--book {}: {e}", path.display()),
     })?;
@@ -315,16 +317,16 @@ pub fn threads(engine: &EngineArgs) -> usize {
 ///
 /// # Errors
 /// As [`workers`], but for the book file.
-pub fn single_config<const W: usize, const H: usize>(
+pub fn single_config<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
 ) -> anyhow::Result<Config> {
-    config_for::<W, H>(engine, command, stats, threads(engine))
+    config_for::<W, H, B>(engine, command, stats, threads(engine))
 }
 
 /// The one configuration of a command, for `workers` workers.
-fn config_for<const W: usize, const H: usize>(
+fn config_for<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
@@ -344,7 +346,7 @@ fn config_for<const W: usize, const H: usize>(
         bail!("{flag} takes a single value for `{command}` (lists are for `bench`)");
     }
     builtin_exists::<W, H>(engine)?;
-    let (good, left_out) = configs::<W, H>(engine, stats, workers)?;
+    let (good, left_out) = configs::<W, H, B>(engine, stats, workers)?;
     if let Some(left) = left_out.first() {
         if left.alloc {
             let each = total_mb(engine, workers) / workers.max(1);

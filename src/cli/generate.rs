@@ -3,6 +3,7 @@
 //! per worker, and kept in the order they were drawn, so that a seed gives the
 //! same file with any number of threads.
 
+use c4solver::BookWord;
 use c4solver::SolveError;
 use c4solver::Solver;
 use c4solver::bench::{self as generate, Generated, Request};
@@ -20,7 +21,7 @@ use c4solver::batch::{self as pool, FromIter};
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &GenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -29,7 +30,7 @@ pub fn run<const W: usize, const H: usize>(
     // Set by a signal, or by the run once enough positions are kept (or stdout
     // is closed): the candidates still being labelled are dropped.
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H>(engine_args, "generate", false, threads, &stop)?;
+    let make = engine::workers::<W, H, B>(engine_args, "generate", false, threads, &stop)?;
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),
@@ -50,10 +51,10 @@ pub fn run<const W: usize, const H: usize>(
         ran = pool::run(
             threads,
             engine::noted(make),
-            FromIter(generate::candidates::<W, H>(&request)),
+            FromIter(generate::candidates::<W, H, B>(&request)),
             4 * threads + 16,
             &stop,
-            |solver: &mut Solver<W, H>, _, (moves, pos)| match generate::label(
+            |solver: &mut Solver<W, H, B>, _, (moves, pos)| match generate::label(
                 solver, &pos, difficulty,
             ) {
                 Ok(score) => Some(Ok(score.map(|score| Generated { moves, score }))),

@@ -20,6 +20,7 @@ mod source;
 mod stdio;
 
 use args::{BookAction, Cli, Command};
+use c4solver::BookWord;
 #[cfg(not(test))]
 use c4solver::with_size;
 use signals::Signals;
@@ -65,21 +66,42 @@ impl Outcome {
 }
 
 /// Runs the command on the `W`x`H` board (`--size`).
-fn run_sized<const W: usize, const H: usize>(
+fn run_sized<const W: usize, const H: usize, B: BookWord>(
     cli: &Cli,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
     let engine = &cli.engine;
     match &cli.command {
-        None => solve::run::<W, H>(&cli.solve, &cli.files, engine, signals),
-        Some(Command::Solve(s)) => solve::run::<W, H>(&s.args, &s.files, engine, signals),
-        Some(Command::Bench(b)) => bench::run::<W, H>(b, engine, signals),
-        Some(Command::Generate(g)) => generate::run::<W, H>(g, engine, signals),
-        Some(Command::Book(b)) => book::run::<W, H>(b, engine, signals),
-        Some(Command::Analyze(a)) => analyze::run::<W, H>(a, engine, signals),
-        Some(Command::Play(p)) => play::run::<W, H>(p, engine, signals),
-        Some(Command::Serve(s)) => serve::run::<W, H>(s, engine, signals),
+        None => solve::run::<W, H, B>(&cli.solve, &cli.files, engine, signals),
+        Some(Command::Solve(s)) => solve::run::<W, H, B>(&s.args, &s.files, engine, signals),
+        Some(Command::Bench(b)) => bench::run::<W, H, B>(b, engine, signals),
+        Some(Command::Generate(g)) => generate::run::<W, H, B>(g, engine, signals),
+        // `run` sends them to `run_books`, on the 64-bit word only.
+        Some(Command::Book(_)) => anyhow::bail!("book commands run on boards of up to 64 bits"),
+        Some(Command::Analyze(a)) => analyze::run::<W, H, B>(a, engine, signals),
+        Some(Command::Play(p)) => play::run::<W, H, B>(p, engine, signals),
+        Some(Command::Serve(s)) => serve::run::<W, H, B>(s, engine, signals),
     }
+}
+
+/// A `book` command: the books keep the 64-bit word, so a board over 64 bits is
+/// refused (exit 2) before anything is read or written.
+fn run_books(
+    b: &args::BookArgs,
+    engine: &args::EngineArgs,
+    signals: &Signals,
+) -> anyhow::Result<Outcome> {
+    let size = engine.size;
+    if size.is_wide() {
+        anyhow::bail!(
+            "book commands take boards of up to 64 bits: {size} has {} (search it without a book)",
+            size.bits()
+        );
+    }
+    #[cfg(not(test))]
+    return c4solver::with_narrow_size!(size, book::run(b, engine, signals));
+    #[cfg(test)]
+    book::run::<7, 6>(b, engine, signals)
 }
 
 /// Whether the command's answers go to stdout (all but `book generate` and
@@ -102,10 +124,13 @@ pub fn run(cli: Cli) -> Outcome {
     // The unit tests of the command line never run a command: compiling every
     // size into them too would only double the time the tests take to build
     // (the end-to-end tests in tests/ run the real binary, with every size).
-    #[cfg(not(test))]
-    let result = with_size!(cli.engine.size, run_sized(&cli, &signals));
-    #[cfg(test)]
-    let result = run_sized::<7, 6>(&cli, &signals);
+    let result = match &cli.command {
+        Some(Command::Book(b)) => run_books(b, &cli.engine, &signals),
+        #[cfg(not(test))]
+        _ => with_size!(cli.engine.size, run_sized(&cli, &signals)),
+        #[cfg(test)]
+        _ => run_sized::<7, 6, u64>(&cli, &signals),
+    };
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");
         Outcome::Failure

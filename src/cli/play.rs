@@ -9,6 +9,7 @@
 //! The solver keeps its table from move to move (the positions of one game share
 //! most of their subtrees), and Ctrl-C stops it at once, thinking or waiting.
 
+use c4solver::BookWord;
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -54,9 +55,9 @@ enum Typed {
 
 /// Reads one line typed by the human: `None` for a blank line, or why it is not a
 /// move of `pos` (the move numbered as in the game).
-fn parse_input<const W: usize, const H: usize>(
+fn parse_input<const W: usize, const H: usize, B: BookWord>(
     bytes: &[u8],
-    pos: &Board<W, H>,
+    pos: &Board<W, H, B>,
 ) -> Result<Option<Typed>, String> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))?
@@ -71,13 +72,15 @@ fn parse_input<const W: usize, const H: usize>(
             // A number, or on boards wider than nine the column's letter.
             let mut chars = text.chars();
             let letter = match (chars.next(), chars.next()) {
-                (Some(ch), None) if ch.is_ascii_alphabetic() => Board::<W, H>::column_of_symbol(ch),
+                (Some(ch), None) if ch.is_ascii_alphabetic() => {
+                    Board::<W, H, B>::column_of_symbol(ch)
+                }
                 _ => None,
             };
             let Some(column) = text.parse::<u32>().ok().or(letter) else {
                 return Err(format!(
                     "expected a column (1-{}), h, u or q, found {}",
-                    Board::<W, H>::column_symbol(W - 1),
+                    Board::<W, H, B>::column_symbol(W - 1),
                     quoted(text)
                 ));
             };
@@ -106,7 +109,7 @@ fn parse_input<const W: usize, const H: usize>(
 /// The board, top row first, with the column numbers under it, 4 characters a
 /// column (room for a score, `-18`, under each): `x` (or a red disc) for the
 /// first player, `o` (or a yellow disc) for the second.
-fn draw<const W: usize, const H: usize>(pos: &Board<W, H>, colour: bool) -> String {
+fn draw<const W: usize, const H: usize, B: BookWord>(pos: &Board<W, H, B>, colour: bool) -> String {
     let first_to_move = pos.moves_played().is_multiple_of(2);
     let mut s = String::new();
     for row in (0..H).rev() {
@@ -127,15 +130,15 @@ fn draw<const W: usize, const H: usize>(pos: &Board<W, H>, colour: bool) -> Stri
         s.push('\n');
     }
     for col in 0..W {
-        s.push_str(&format!("{:>4}", Board::<W, H>::column_symbol(col)));
+        s.push_str(&format!("{:>4}", Board::<W, H, B>::column_symbol(col)));
     }
     s.push('\n');
     s
 }
 
 /// The game so far.
-struct Game<const W: usize, const H: usize> {
-    pos: Board<W, H>,
+struct Game<const W: usize, const H: usize, B: BookWord> {
+    pos: Board<W, H, B>,
     /// Every move from the empty board.
     history: Vec<usize>,
     /// Moves of the starting position (never taken back).
@@ -143,7 +146,7 @@ struct Game<const W: usize, const H: usize> {
     human_first: bool,
 }
 
-impl<const W: usize, const H: usize> Game<W, H> {
+impl<const W: usize, const H: usize, B: BookWord> Game<W, H, B> {
     fn humans_turn(&self) -> bool {
         self.pos.moves_played() % 2 == usize::from(!self.human_first)
     }
@@ -169,7 +172,7 @@ impl<const W: usize, const H: usize> Game<W, H> {
             return false;
         }
         self.history.truncate(self.history.len() - 2);
-        let mut pos = Board::<W, H>::new();
+        let mut pos = Board::<W, H, B>::new();
         for &c in &self.history {
             pos.play_col(c);
         }
@@ -198,7 +201,7 @@ impl Screen {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &PlayArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -206,7 +209,7 @@ pub fn run<const W: usize, const H: usize>(
     // The positions of one game share most of their subtrees: keep the table.
     let mut engine_args = engine_args.clone();
     engine_args.keep_table = true;
-    let mut solver = engine::team_solver::<W, H>(&engine_args, "play")?;
+    let mut solver = engine::team_solver::<W, H, B>(&engine_args, "play")?;
     solver.set_stop_flag(signals.stop_flag().clone());
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
@@ -219,7 +222,7 @@ pub fn run<const W: usize, const H: usize>(
         colour: io::stdout().is_terminal() && !no_color(),
         interactive: io::stdin().is_terminal(),
     };
-    let pos = match Board::<W, H>::parse(&args.start) {
+    let pos = match Board::<W, H, B>::parse(&args.start) {
         Ok(pos) => pos,
         Err(e) => anyhow::bail!("--start {}: {e}", excerpt(&args.start)),
     };
@@ -227,7 +230,7 @@ pub fn run<const W: usize, const H: usize>(
     let history: Vec<usize> = args
         .start
         .chars()
-        .filter_map(Board::<W, H>::column_of_symbol)
+        .filter_map(Board::<W, H, B>::column_of_symbol)
         .map(|c| c as usize - 1)
         .collect();
     let mut game = Game {
@@ -260,9 +263,9 @@ fn no_color() -> bool {
 
 /// The solver's move at `level`: the best move nearest the centre at `perfect`,
 /// otherwise one at random among those within the level's margin of the best.
-fn choose<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    pos: &Board<W, H>,
+fn choose<const W: usize, const H: usize, B: BookWord>(
+    solver: &mut Solver<W, H, B>,
+    pos: &Board<W, H, B>,
     level: LevelArg,
     rng: &mut ChaCha8Rng,
 ) -> Result<usize, SolveError> {
@@ -277,13 +280,13 @@ fn choose<const W: usize, const H: usize>(
 
 /// The game loop; `Ok` when the game ended, was quit, ran out of input or was
 /// stopped by a signal (the caller's exit code says which).
-fn play<const W: usize, const H: usize>(
-    game: &mut Game<W, H>,
-    solver: &mut Solver<W, H>,
+fn play<const W: usize, const H: usize, B: BookWord>(
+    game: &mut Game<W, H, B>,
+    solver: &mut Solver<W, H, B>,
     screen: &mut Screen,
     input: &mut source::Input,
     signals: &Signals,
-    mut choose: impl FnMut(&mut Solver<W, H>, &Board<W, H>) -> Result<usize, SolveError>,
+    mut choose: impl FnMut(&mut Solver<W, H, B>, &Board<W, H, B>) -> Result<usize, SolveError>,
 ) -> io::Result<Outcome> {
     let (you, it) = match (game.human_first, screen.colour) {
         (true, true) => ("red", "yellow"),
@@ -295,7 +298,7 @@ fn play<const W: usize, const H: usize>(
     screen.say(&format!(
         "You are {you} and play {order}; the solver is {it}. \
          Type a column (1-{}), h for every column's score, u to take back, q to quit.\n",
-        Board::<W, H>::column_symbol(W - 1)
+        Board::<W, H, B>::column_symbol(W - 1)
     ))?;
     screen.say(&draw(&game.pos, screen.colour))?;
     let mut outcome = Outcome::Ok;
@@ -315,7 +318,7 @@ fn play<const W: usize, const H: usize>(
             let over = game.play(col);
             screen.say(&format!(
                 "solver plays {}\n",
-                Board::<W, H>::column_symbol(col)
+                Board::<W, H, B>::column_symbol(col)
             ))?;
             screen.say(&draw(&game.pos, screen.colour))?;
             if let Some(result) = over {
@@ -379,7 +382,7 @@ fn play<const W: usize, const H: usize>(
                 }
                 let best = analysis
                     .best_move()
-                    .map_or('-', Board::<W, H>::column_symbol);
+                    .map_or('-', Board::<W, H, B>::column_symbol);
                 text.push_str(&format!(
                     "  your score per column (> 0 wins, 0 draws, < 0 loses); best: {best}\n"
                 ));

@@ -1,6 +1,7 @@
 //! `c4solver solve` (and bare `c4solver`): one answer per input line, written as
 //! soon as it is known and its line is next in order.
 
+use c4solver::BookWord;
 use std::path::PathBuf;
 
 use c4solver::TableStats;
@@ -22,7 +23,7 @@ use c4solver::batch as pool;
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &SolveArgs,
     files: &[PathBuf],
     engine: &EngineArgs,
@@ -31,7 +32,7 @@ pub fn run<const W: usize, const H: usize>(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H>(engine, "solve", args.stats(), threads, &stop)?;
+    let make = engine::workers::<W, H, B>(engine, "solve", args.stats(), threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     source::hint(files);
     let input = source::spawn(files, 4)?;
@@ -44,7 +45,7 @@ pub fn run<const W: usize, const H: usize>(
         input,
         4 * threads + 64,
         &stop,
-        |solver: &mut Solver<W, H>, seq, msg| match msg {
+        |solver: &mut Solver<W, H, B>, seq, msg| match msg {
             Message::Failed { seq: read, message } => Some((
                 Item {
                     seq: {
@@ -85,9 +86,9 @@ pub fn run<const W: usize, const H: usize>(
 /// output aligned with the input), what it means for the exit code, and the
 /// table statistics of its search if the solver counts them; `None` if the
 /// search was stopped.
-pub fn answer<const W: usize, const H: usize>(
+pub fn answer<const W: usize, const H: usize, B: BookWord>(
     line: &Line,
-    solver: &mut Solver<W, H>,
+    solver: &mut Solver<W, H, B>,
     mode: Mode,
     json: bool,
 ) -> Option<(Item, Outcome, Option<TableStats>)> {
@@ -96,7 +97,7 @@ pub fn answer<const W: usize, const H: usize>(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line::<W, H>(&line.bytes, line.truncated) {
+    let q = match parse_line::<W, H, B>(&line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

@@ -161,7 +161,7 @@ fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
     // Drawn as `c4solver generate` draws (a game won on the way gives none).
     let games: Vec<(String, Position)> = (9..=12)
         .flat_map(|stones| {
-            c4solver::bench::draws::<7, 6>(stones..=stones, 43)
+            c4solver::bench::draws::<7, 6, u64>(stones..=stones, 43)
                 .flatten()
                 .take(10)
         })

@@ -18,7 +18,7 @@ use c4solver::{Board, Config, Mode, Solver};
 #[cfg(feature = "all-sizes")]
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 #[cfg(feature = "all-sizes")]
-use c4solver::{Size, with_size};
+use c4solver::{Bits, Size, with_size};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -303,8 +303,9 @@ fn sizes_outside_the_bitboard_are_refused() {
     for (size, reason) in [
         ("3x6", "too small"),
         ("7x3", "too small"),
-        ("9x7", "72 bits"),
-        ("13x4", "65 bits"),
+        ("13x9", "130 bits, more than the 128 of the widest bitboard"),
+        ("4x32", "132 bits"),
+        ("12x7", "(96 bits) is not one of the sizes over 64 bits"),
         ("7by6", "expected WIDTHxHEIGHT"),
     ] {
         let (_, err, code) = c4solver(&["--size", size], "");
@@ -332,6 +333,102 @@ fn sizes_outside_the_bitboard_are_refused() {
     let (_, err, code) = c4solver(&["book", "info", "--size", "6x5"], "");
     assert_eq!(code, 2);
     assert!(err.contains("no built-in 6x5 book"), "{err}");
+    // The books keep the 64-bit word: a wider board has none, and says so.
+    let (_, err, code) = c4solver(&["book", "info", "--size", "8x8"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("book commands take boards of up to 64 bits: 8x8 has 72"),
+        "{err}"
+    );
+    let file = std::env::temp_dir().join(format!("c4-wide-book-{}", std::process::id()));
+    std::fs::write(&file, b"not a book").unwrap();
+    let (_, err, code) = c4solver(&["--size", "10x6", "--book", file.to_str().unwrap()], "1\n");
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("opening books are for boards of up to 64 bits: 10x6 has 70"),
+        "{err}"
+    );
+}
+
+/// Late positions (`empty` cells left) of a board over 64 bits: each solved by
+/// the tuned and the reference search through the command line and by the
+/// oracle; its mirror image solved to the same score; `analyze`'s best column
+/// scoring the position's score.
+#[cfg(feature = "all-sizes")]
+fn check_wide(size: Size, positions: usize, empty: std::ops::RangeInclusive<usize>, seed: u64) {
+    let (w, h, cells) = (size.width, size.height, size.cells());
+    assert!(size.is_wide(), "{size}");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut lines, mut want) = (Vec::new(), Vec::new());
+    // Random late positions are mostly won by the side to move: draw until the
+    // sample also holds a loss.
+    let has_loss = |want: &[i32]| want.iter().any(|&s| s < 0);
+    while lines.len() < positions || !has_loss(&want) {
+        let ply = cells - rng.random_range(empty.clone());
+        if let Some((moves, mut g)) = random_game(&mut rng, w, h, ply) {
+            let score = g.score();
+            if lines.len() < positions || score < 0 {
+                want.push(score);
+                lines.push(moves);
+            }
+        }
+    }
+    let size_arg = size.to_string();
+    let solve = |solver: &str, lines: &[String]| {
+        let args = ["--size", &size_arg, "--solver", solver, "--threads", "1"];
+        let (out, err, code) = c4solver(&args, &(lines.join("\n") + "\n"));
+        assert_eq!(code, 0, "{size} {solver}: {err}");
+        scores(&out)
+    };
+    assert_eq!(solve("tuned", &lines), want, "{size}: {lines:?}");
+    assert_eq!(solve("reference", &lines), want, "{size}: {lines:?}");
+    let mirrored: Vec<String> = lines
+        .iter()
+        .map(|m| {
+            m.chars()
+                .map(|ch| {
+                    let col = (0..w)
+                        .position(|c| c4solver::column_symbol(c) == ch)
+                        .unwrap();
+                    c4solver::column_symbol(w - 1 - col)
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(solve("tuned", &mirrored), want, "{size} mirrored");
+    let (out, err, code) = c4solver(
+        &["analyze", "--size", &size_arg],
+        &(lines.join("\n") + "\n"),
+    );
+    assert_eq!(code, 0, "{size}: {err}");
+    for (line, &score) in out.lines().zip(&want) {
+        let columns: Vec<i32> = line
+            .split(' ')
+            .skip(1)
+            .map(|s| s.parse().unwrap())
+            .collect();
+        assert_eq!(columns.len(), w, "{line}");
+        assert_eq!(columns.iter().max(), Some(&score), "{size}: {line}");
+    }
+}
+
+#[cfg(feature = "all-sizes")]
+#[test]
+fn boards_over_64_bits_against_alpha_beta_8x8_10x6() {
+    // At least 40 filled cells: 8x8 with 48 to 54 stones, 10x6 with 44 to 50.
+    check_wide(Size::new(8, 8).unwrap(), 12, 10..=16, 88);
+    check_wide(Size::new(10, 6).unwrap(), 12, 10..=16, 106);
+}
+
+#[cfg(feature = "all-sizes")]
+#[test]
+fn boards_over_64_bits_against_alpha_beta_the_others() {
+    for (i, &size) in c4solver::Size::WIDE.iter().enumerate() {
+        if ![(8, 8), (10, 6)].contains(&(size.width, size.height)) {
+            check_wide(size, 6, 10..=14, 500 + i as u64);
+        }
+    }
 }
 
 #[cfg(feature = "all-sizes")]
@@ -467,8 +564,8 @@ fn book_generate_on_another_size() {
 #[cfg(feature = "all-sizes")]
 #[test]
 fn with_size_reaches_the_library_for_every_size() {
-    fn empty_score_bound<const W: usize, const H: usize>() -> (i32, i32) {
-        (Board::<W, H>::MIN_SCORE, Board::<W, H>::MAX_SCORE)
+    fn empty_score_bound<const W: usize, const H: usize, B: Bits>() -> (i32, i32) {
+        (Board::<W, H, B>::MIN_SCORE, Board::<W, H, B>::MAX_SCORE)
     }
     for size in Size::ALL {
         let (lo, hi) = with_size!(size, empty_score_bound());

@@ -24,7 +24,7 @@ use c4solver::{Config, Mode, Solver7x6};
 #[cfg(feature = "research")]
 /// A team of `threads` threads over a shared table of layout `L`, its helpers
 /// joining every search at once.
-fn team<L: Layout>(mb: usize, threads: usize) -> TeamSearch<7, 6, SharedTable<L>> {
+fn team<L: Layout>(mb: usize, threads: usize) -> TeamSearch<7, 6, u64, SharedTable<L>> {
     let table = SharedTable::<L>::for_board::<7, 6>(mb).unwrap();
     TeamSearch::new(table, threads - 1, Duration::ZERO).unwrap()
 }
@@ -33,7 +33,7 @@ fn team<L: Layout>(mb: usize, threads: usize) -> TeamSearch<7, 6, SharedTable<L>
 /// Solves the first `strong` positions of `set` strongly and the first `weak`
 /// weakly with `t`, checks every answer and returns the total nodes.
 fn check<L: Layout>(
-    t: &mut TeamSearch<7, 6, SharedTable<L>>,
+    t: &mut TeamSearch<7, 6, u64, SharedTable<L>>,
     set: &str,
     strong: usize,
     weak: usize,

@@ -92,7 +92,7 @@ impl Engine {
     /// The answer of `c4solver --json` (solve): the position's score alone, with
     /// nodes and microseconds (`weak`: only its sign).
     pub fn score(&mut self, moves: &str, weak: bool) -> Result<String, String> {
-        let query = parse_pos::<7, 6>(moves.as_bytes()).map_err(|e| e.to_string())?;
+        let query = parse_pos::<7, 6, u64>(moves.as_bytes()).map_err(|e| e.to_string())?;
         let mode = if weak { Mode::Weak } else { Mode::Strong };
         let s = self
             .solver
@@ -119,7 +119,7 @@ impl Engine {
     /// Parses `moves` as the server parses its `pos` (the command line's rules,
     /// and no second field: the same message on both pages) and answers it.
     fn answer(&mut self, moves: &str, weak: bool, pv: bool) -> Result<Answer, String> {
-        let query = parse_pos::<7, 6>(moves.as_bytes()).map_err(|e| e.to_string())?;
+        let query = parse_pos::<7, 6, u64>(moves.as_bytes()).map_err(|e| e.to_string())?;
         let mode = if weak { Mode::Weak } else { Mode::Strong };
         self.solver
             .answer(query.moves, &query.position, mode, pv)

@@ -55,6 +55,7 @@
 //! full, then a null-window test per other child ("is it better than the best so
 //! far?"), and exact scores only for the moves that are.
 
+use crate::bits::Bits;
 use std::fmt;
 use std::time::Duration;
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
@@ -66,8 +67,8 @@ use crate::solver::{Mode, SolveError, Solver, Stopped, playable};
 
 /// The score of every column of one position; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Analysis<const W: usize, const H: usize> {
-    position: Playable<W, H>,
+pub struct Analysis<const W: usize, const H: usize, B: Bits> {
+    position: Playable<W, H, B>,
     mode: Mode,
     scores: [Option<i32>; W],
     book: bool,
@@ -75,9 +76,9 @@ pub struct Analysis<const W: usize, const H: usize> {
     time: Duration,
 }
 
-impl<const W: usize, const H: usize> Analysis<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Analysis<W, H, B> {
     /// The position analysed.
-    pub fn position(&self) -> &Board<W, H> {
+    pub fn position(&self) -> &Board<W, H, B> {
         self.position.board()
     }
 
@@ -194,11 +195,11 @@ impl fmt::Display for Variation {
 /// What is known of the score of each move of one position while searches narrow
 /// it: `lo[c] <= score(c) <= hi[c]`, equal once known. Scores are from the side to
 /// move at this position; in weak mode they are signs.
-struct Root<'s, const W: usize, const H: usize> {
-    solver: &'s mut Solver<W, H>,
+struct Root<'s, const W: usize, const H: usize, B: Bits> {
+    solver: &'s mut Solver<W, H, B>,
     weak: bool,
     /// The position after each column, for the moves that need a search.
-    child: [Option<Playable<W, H>>; W],
+    child: [Option<Playable<W, H, B>>; W],
     playable: [bool; W],
     lo: [i32; W],
     hi: [i32; W],
@@ -212,10 +213,10 @@ struct Root<'s, const W: usize, const H: usize> {
     nodes: u64,
 }
 
-impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
+impl<'s, const W: usize, const H: usize, B: Bits> Root<'s, W, H, B> {
     /// Bounds from the number of stones alone, and the exact score of the moves
     /// that need no search (a win at once, the last cell of the board).
-    fn new(solver: &'s mut Solver<W, H>, pos: &Playable<W, H>, mode: Mode) -> Self {
+    fn new(solver: &'s mut Solver<W, H, B>, pos: &Playable<W, H, B>, mode: Mode) -> Self {
         let weak = mode == Mode::Weak;
         let squash = |v: i32| if weak { v.signum() } else { v };
         let mut root = Root {
@@ -272,7 +273,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     fn search(
         &mut self,
         c: usize,
-        child: &Playable<W, H>,
+        child: &Playable<W, H, B>,
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stopped> {
@@ -390,7 +391,7 @@ impl<'s, const W: usize, const H: usize> Root<'s, W, H> {
     }
 }
 
-impl<const W: usize, const H: usize> Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// The score of every column of `pos` in `mode` (see the
     /// module documentation): exact in [`Mode::Strong`], signs
     /// in [`Mode::Weak`], `None` for a full column.
@@ -401,7 +402,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// # Errors
     /// [`SolveError::GameOver`] if a side already holds four in a row,
     /// [`SolveError::Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
-    pub fn analyze(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Analysis<W, H>, SolveError> {
+    pub fn analyze(
+        &mut self,
+        pos: &Board<W, H, B>,
+        mode: Mode,
+    ) -> Result<Analysis<W, H, B>, SolveError> {
         let pos = playable(pos)?;
         Ok(self.analyze_playable(&pos, mode)?)
     }
@@ -412,9 +417,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
     pub fn analyze_playable(
         &mut self,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         mode: Mode,
-    ) -> Result<Analysis<W, H>, Stopped> {
+    ) -> Result<Analysis<W, H, B>, Stopped> {
         self.begin_position();
         let start = Instant::now();
         let mut root = Root::new(self, pos, mode);
@@ -443,7 +448,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// As [`Solver::analyze`].
     pub fn moves_within(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         mode: Mode,
         margin: i32,
     ) -> Result<Choice, SolveError> {
@@ -467,7 +472,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     ///
     /// # Errors
     /// As [`Solver::analyze`].
-    pub fn best_moves(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Choice, SolveError> {
+    pub fn best_moves(&mut self, pos: &Board<W, H, B>, mode: Mode) -> Result<Choice, SolveError> {
         self.moves_within(pos, mode, 0)
     }
 
@@ -479,7 +484,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// As [`Solver::analyze`].
     pub fn best_move(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         mode: Mode,
     ) -> Result<Option<usize>, SolveError> {
         let best = self.best_moves(pos, mode)?.columns;
@@ -503,7 +508,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// As [`Solver::analyze`].
     pub fn principal_variation(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         mode: Mode,
     ) -> Result<Variation, SolveError> {
         let pos = playable(pos)?;
@@ -536,7 +541,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
     pub fn principal_variation_of(
         &mut self,
-        analysis: &Analysis<W, H>,
+        analysis: &Analysis<W, H, B>,
     ) -> Result<Variation, Stopped> {
         let start = Instant::now();
         let score = analysis.score();
@@ -553,7 +558,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// `score`, and the nodes it took; the table is kept.
     fn line(
         &mut self,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         mode: Mode,
         score: i32,
     ) -> Result<(Vec<usize>, u64), Stopped> {

@@ -16,6 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::bits::Bits;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analysis, Variation};
@@ -57,9 +58,9 @@ pub struct Answer {
 impl Answer {
     /// The answer of `analysis`, the position written `moves`, with the line of
     /// best play `pv` (built from it) if there is one.
-    pub fn new<const W: usize, const H: usize>(
+    pub fn new<const W: usize, const H: usize, B: Bits>(
         moves: &str,
-        analysis: &Analysis<W, H>,
+        analysis: &Analysis<W, H, B>,
         pv: Option<&Variation>,
     ) -> Answer {
         let time = analysis.time() + pv.map(Variation::time).unwrap_or_default();
@@ -76,7 +77,7 @@ impl Answer {
     }
 }
 
-impl<const W: usize, const H: usize> Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// The [`Answer`] for `pos`, written `moves`, in `mode`: its
     /// [`Solver::analyze`], and with `pv` its [`Solver::principal_variation_of`].
     ///
@@ -85,7 +86,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn answer(
         &mut self,
         moves: &str,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         mode: Mode,
         pv: bool,
     ) -> Result<Answer, Stopped> {

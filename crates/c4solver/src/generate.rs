@@ -9,6 +9,7 @@
 //! Every board size works the same way, with the stages and difficulties as the
 //! same thirds of its cells ([`Stage::stones_on`], [`Difficulty::of_on`]).
 
+use crate::bits::Bits;
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 
@@ -58,10 +59,10 @@ pub struct Generated {
 /// A random position with a number of stones drawn uniformly in `stones` (at
 /// most one short of a full board), or `None` if the random game was won before
 /// it or the draw was the empty board.
-fn random_position<const W: usize, const H: usize>(
+fn random_position<const W: usize, const H: usize, B: Bits>(
     rng: &mut ChaCha8Rng,
     stones: &RangeInclusive<usize>,
-) -> Option<(String, Board<W, H>)> {
+) -> Option<(String, Board<W, H, B>)> {
     // A full board has no move to make: stop one short of it.
     let ply = rng.random_range(*stones.start()..=(*stones.end()).min(W * H - 1));
     // Never the empty board: everyone knows it (score 1), and one solve of it takes
@@ -70,7 +71,7 @@ fn random_position<const W: usize, const H: usize>(
     if ply == 0 {
         return None;
     }
-    let mut pos = Board::<W, H>::new();
+    let mut pos = Board::<W, H, B>::new();
     let mut moves = String::with_capacity(ply);
     for _ in 0..ply {
         let playable: Vec<usize> = (0..W).filter(|&c| pos.can_play(c)).collect();
@@ -79,7 +80,7 @@ fn random_position<const W: usize, const H: usize>(
             return None;
         }
         pos.play_col(col);
-        moves.push(Board::<W, H>::column_symbol(col));
+        moves.push(Board::<W, H, B>::column_symbol(col));
     }
     Some((moves, pos))
 }
@@ -103,10 +104,10 @@ pub fn drawable(cells: usize, stones: &RangeInclusive<usize>) -> bool {
 ///
 /// # Panics
 /// If `stones` is not [`drawable`].
-pub fn draws<const W: usize, const H: usize>(
+pub fn draws<const W: usize, const H: usize, B: Bits>(
     stones: RangeInclusive<usize>,
     seed: u64,
-) -> impl Iterator<Item = Option<(String, Board<W, H>)>> + Send + use<W, H> {
+) -> impl Iterator<Item = Option<(String, Board<W, H, B>)>> + Send + use<W, H, B> {
     assert!(
         drawable(W * H, &stones),
         "no position to draw from {stones:?} stones"
@@ -114,16 +115,16 @@ pub fn draws<const W: usize, const H: usize>(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     std::iter::from_fn(move || {
-        let drawn = random_position::<W, H>(&mut rng, &stones);
+        let drawn = random_position::<W, H, B>(&mut rng, &stones);
         Some(drawn.filter(|(_, pos)| seen.insert(pos.key())))
     })
 }
 
 /// Whether the strong score of `pos` puts it in `difficulty`, decided by
 /// null-window tests at the edges of the bucket's score intervals.
-fn in_bucket<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    pos: &Board<W, H>,
+fn in_bucket<const W: usize, const H: usize, B: Bits>(
+    solver: &mut Solver<W, H, B>,
+    pos: &Board<W, H, B>,
     difficulty: Difficulty,
 ) -> Result<bool, SolveError> {
     let n = pos.moves_played();
@@ -150,10 +151,10 @@ fn in_bucket<const W: usize, const H: usize>(
 /// positions of the stage ([`draws`] from its stones), each position at most
 /// once. The same seed gives the same sequence. Endless: the caller stops (see
 /// [`generate`]).
-pub fn candidates<const W: usize, const H: usize>(
+pub fn candidates<const W: usize, const H: usize, B: Bits>(
     request: &Request,
-) -> impl Iterator<Item = (String, Board<W, H>)> + Send + use<W, H> {
-    draws::<W, H>(request.stage.stones_on(W * H), request.seed).flatten()
+) -> impl Iterator<Item = (String, Board<W, H, B>)> + Send + use<W, H, B> {
+    draws::<W, H, B>(request.stage.stones_on(W * H), request.seed).flatten()
 }
 
 /// The strong score of `pos` if its moves left under perfect play put it in
@@ -162,9 +163,9 @@ pub fn candidates<const W: usize, const H: usize>(
 ///
 /// # Errors
 /// [`SolveError::Stopped`] if the solver's stop flag is set.
-pub fn label<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    pos: &Board<W, H>,
+pub fn label<const W: usize, const H: usize, B: Bits>(
+    solver: &mut Solver<W, H, B>,
+    pos: &Board<W, H, B>,
     difficulty: Difficulty,
 ) -> Result<Option<i32>, SolveError> {
     if !in_bucket(solver, pos, difficulty)? {
@@ -188,9 +189,9 @@ pub fn label<const W: usize, const H: usize>(
 /// # Errors
 /// [`SolveError::Stopped`] as soon as the solver's stop flag is set (checked
 /// between candidates too); the positions kept before were passed to `tick`.
-pub fn generate<const W: usize, const H: usize>(
+pub fn generate<const W: usize, const H: usize, B: Bits>(
     request: &Request,
-    solver: &mut Solver<W, H>,
+    solver: &mut Solver<W, H, B>,
     mut tick: impl FnMut(Option<&Generated>, usize, usize),
 ) -> Result<Vec<Generated>, SolveError> {
     if !request.is_possible() {
@@ -199,7 +200,7 @@ pub fn generate<const W: usize, const H: usize>(
     // Grows as needed: a huge count must not be allocated up front.
     let mut kept = Vec::with_capacity(request.count.min(1 << 16));
     let mut tried = 0;
-    let mut candidates = candidates::<W, H>(request);
+    let mut candidates = candidates::<W, H, B>(request);
     while kept.len() < request.count {
         if solver.stop_flag().is_stopped() {
             return Err(SolveError::Stopped);
@@ -250,7 +251,7 @@ mod tests {
     #[test]
     fn a_small_range_runs_out() {
         // One stone: seven positions, each drawn once; the rest are `None`.
-        let drawn: Vec<_> = draws::<7, 6>(1..=1, 3).take(500).flatten().collect();
+        let drawn: Vec<_> = draws::<7, 6, u64>(1..=1, 3).take(500).flatten().collect();
         assert_eq!(drawn.len(), 7);
         assert!(!drawable(42, &(0..=0)) && !drawable(42, &(42..=42)));
         assert!(drawable(42, &(0..=1)) && drawable(42, &(29..=42)));

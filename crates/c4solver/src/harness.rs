@@ -1,6 +1,7 @@
 //! The benchmark harness: runs test sets through solver configurations, checks
 //! every score and builds the tutorial's tables (mean time, mean nodes, K pos/s).
 
+use crate::book::BookWord;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -122,13 +123,13 @@ impl From<Config> for Setup {
 impl Setup {
     /// A solver of this setup, with `book` (or the built-in one) if it takes the
     /// book.
-    fn solver<const W: usize, const H: usize>(
+    fn solver<const W: usize, const H: usize, B: BookWord>(
         &self,
         book: Option<&Book<W, H>>,
-    ) -> Result<Solver<W, H>, TableError> {
-        let mut solver = Solver::<W, H>::new(self.config)?;
+    ) -> Result<Solver<W, H, B>, TableError> {
+        let mut solver = Solver::<W, H, B>::new(self.config)?;
         if self.book {
-            solver.set_book(book.cloned().or_else(Book::builtin));
+            solver.set_book(book.cloned().or_else(B::builtin));
         }
         Ok(solver)
     }
@@ -143,10 +144,10 @@ pub fn solver_name(setup: &Setup) -> String {
 
 /// The mismatch of answer `got` for position `i` (0-based) of `set`, if the
 /// answer is not the one `mode` must give.
-fn mismatch<const W: usize, const H: usize>(
+fn mismatch<const W: usize, const H: usize, B: BookWord>(
     setup: &Setup,
     mode: Mode,
-    set: &TestSet<W, H>,
+    set: &TestSet<W, H, B>,
     i: usize,
     got: i32,
 ) -> Option<Mismatch> {
@@ -179,11 +180,11 @@ fn mismatch<const W: usize, const H: usize>(
 /// A configuration whose table cannot be built (check them first with
 /// [`Config::check`] to fail before any work is done), or a worker thread that
 /// cannot start.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     setups: &[Setup],
     book: Option<&Book<W, H>>,
     modes: &[Mode],
-    sets: &[TestSet<W, H>],
+    sets: &[TestSet<W, H, B>],
     limit: Option<usize>,
     stop: &StopFlag,
     tick: impl FnMut() + Send,
@@ -199,11 +200,11 @@ pub fn run<const W: usize, const H: usize>(
 /// # Errors
 /// As [`run`].
 #[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
-pub fn run_threads<const W: usize, const H: usize>(
+pub fn run_threads<const W: usize, const H: usize, B: BookWord>(
     setups: &[Setup],
     book: Option<&Book<W, H>>,
     modes: &[Mode],
-    sets: &[TestSet<W, H>],
+    sets: &[TestSet<W, H, B>],
     limit: Option<usize>,
     stop: &StopFlag,
     threads: usize,
@@ -243,14 +244,14 @@ pub fn run_threads<const W: usize, const H: usize>(
 }
 
 /// One set in one mode through one setup.
-struct Run<'a, const W: usize, const H: usize> {
+struct Run<'a, const W: usize, const H: usize, B: BookWord> {
     setup: &'a Setup,
     mode: Mode,
-    set: &'a TestSet<W, H>,
+    set: &'a TestSet<W, H, B>,
     stop: &'a StopFlag,
 }
 
-impl<const W: usize, const H: usize> Run<'_, W, H> {
+impl<const W: usize, const H: usize, B: BookWord> Run<'_, W, H, B> {
     /// Solves the first `limit` positions of the set with one worker per solver
     /// (each locks only its own), adding the wrong answers to `mismatches` in
     /// position order: the row of the positions solved (none if none were), and
@@ -258,7 +259,7 @@ impl<const W: usize, const H: usize> Run<'_, W, H> {
     fn set(
         &self,
         limit: Option<usize>,
-        solvers: &[Mutex<Solver<W, H>>],
+        solvers: &[Mutex<Solver<W, H, B>>],
         mismatches: &mut Vec<Mismatch>,
         tick: &mut (impl FnMut() + Send),
     ) -> Result<(Option<Row>, bool), TableError> {

@@ -13,6 +13,7 @@
 //! * a line longer than [`MAX_LINE`] bytes is cut there by the reader; if the part
 //!   that was kept has no other error, the line is rejected as too long.
 
+use crate::bits::Bits;
 use crate::position::{MoveError, Playable};
 
 /// The longest line kept in full; a valid line is far shorter (42 moves and a score).
@@ -43,12 +44,12 @@ pub fn quoted(text: &str) -> String {
 
 /// A valid line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Query<'a, const W: usize = 7, const H: usize = 6> {
+pub struct Query<'a, const W: usize = 7, const H: usize = 6, B: Bits = u64> {
     /// The move string (possibly empty).
     pub moves: &'a str,
     /// The position after the moves (parsing refuses a move after four in a row,
     /// so that the game is not over).
-    pub position: Playable<W, H>,
+    pub position: Playable<W, H, B>,
     /// The expected score, if the line gives one.
     pub expected: Option<i32>,
 }
@@ -98,10 +99,10 @@ pub enum LineError {
 
 /// Parses one line (without its `\n`). `truncated` says the reader cut it at
 /// [`MAX_LINE`] bytes.
-pub fn parse_line<const W: usize, const H: usize>(
+pub fn parse_line<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     truncated: bool,
-) -> Result<Query<'_, W, H>, LineError> {
+) -> Result<Query<'_, W, H, B>, LineError> {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         // A cut line may end inside a character: judge only what is complete.
@@ -120,7 +121,7 @@ pub fn parse_line<const W: usize, const H: usize>(
     let moves = fields.next().unwrap_or("");
     let score = fields.next();
     let extra = fields.count();
-    let position = Playable::<W, H>::parse(moves)?;
+    let position = Playable::<W, H, B>::parse(moves)?;
     if extra > 0 {
         return Err(LineError::TooManyFields { found: 2 + extra });
     }
@@ -175,10 +176,10 @@ pub enum PosError {
 /// Parses a position given alone, as the server's `pos` and the page's: the
 /// rules of [`parse_line`], and no second field. Every surface that takes a
 /// position this way words its errors alike.
-pub fn parse_pos<const W: usize, const H: usize>(
+pub fn parse_pos<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
-) -> Result<Query<'_, W, H>, PosError> {
-    let q = parse_line::<W, H>(bytes, false)?;
+) -> Result<Query<'_, W, H, B>, PosError> {
+    let q = parse_line::<W, H, B>(bytes, false)?;
     if q.expected.is_some() {
         return Err(PosError::SecondField {
             text: String::from_utf8_lossy(bytes).into_owned(),
@@ -278,19 +279,19 @@ mod tests {
     use super::*;
 
     fn parse(s: &[u8]) -> Result<Query<'_>, LineError> {
-        parse_line::<7, 6>(s, false)
+        parse_line::<7, 6, u64>(s, false)
     }
 
     #[test]
     fn a_position_alone_has_no_second_field() {
-        assert_eq!(parse_pos::<7, 6>(b" 4455 ").unwrap().moves, "4455");
+        assert_eq!(parse_pos::<7, 6, u64>(b" 4455 ").unwrap().moves, "4455");
         assert_eq!(
-            parse_pos::<7, 6>(b"44 18").unwrap_err().to_string(),
+            parse_pos::<7, 6, u64>(b"44 18").unwrap_err().to_string(),
             r#"pos holds moves only, found a second field in "44 18""#
         );
         // The line's own errors first, in its words.
         assert_eq!(
-            parse_pos::<7, 6>(b"48 x").unwrap_err().to_string(),
+            parse_pos::<7, 6, u64>(b"48 x").unwrap_err().to_string(),
             parse(b"48 x").unwrap_err().to_string()
         );
     }
@@ -388,17 +389,17 @@ mod tests {
             );
         }
         assert_eq!(
-            parse_line::<7, 6>(b"4455", true).unwrap_err(),
+            parse_line::<7, 6, u64>(b"4455", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }
         );
         // a cut line reports its first real error instead
         assert!(matches!(
-            parse_line::<7, 6>(b"4444444", true).unwrap_err(),
+            parse_line::<7, 6, u64>(b"4444444", true).unwrap_err(),
             LineError::Move(MoveError::ColumnFull { index: 7, .. })
         ));
         // cut in the middle of a multi-byte character
         assert_eq!(
-            parse_line::<7, 6>(b"44\xc3", true).unwrap_err(),
+            parse_line::<7, 6, u64>(b"44\xc3", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }
         );
     }

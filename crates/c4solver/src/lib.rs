@@ -84,7 +84,8 @@
 
 //! Other board sizes: every type takes the board's width and height as const
 //! parameters, and [`Size`] with [`with_size!`] picks one at run time (see
-//! [`Size`]); any board whose `W * (H + 1)` bits fit in 64 works:
+//! [`Size`]); any board whose `W * (H + 1)` bits fit in 64 works, and a board of
+//! up to 128 bits on the 128-bit word (`Board<W, H, u128>`, `Solver<W, H, u128>`):
 //!
 //! ```
 //! use c4solver::{Board, Config, Mode, Size, Solver, with_size};
@@ -93,8 +94,8 @@
 //! // John Tromp's table: 5x4 is a draw.
 //! assert_eq!(solver.solve(&Board::<5, 4>::new(), Mode::Strong)?.score, 0);
 //!
-//! fn quickest_win<const W: usize, const H: usize>() -> i32 {
-//!     Board::<W, H>::MAX_SCORE
+//! fn quickest_win<const W: usize, const H: usize, B: c4solver::Bits>() -> i32 {
+//!     Board::<W, H, B>::MAX_SCORE
 //! }
 //! let size: Size = "8x7".parse()?;
 //! // `with_size!` holds 8x7 only with the `all-sizes` feature.
@@ -114,6 +115,7 @@ struct ReadmeDoctests;
 
 mod analysis;
 mod answer;
+mod bits;
 pub mod book;
 mod cpu;
 mod generate;
@@ -130,7 +132,8 @@ mod threads;
 
 pub use analysis::{Analysis, Choice, Variation};
 pub use answer::Answer;
-pub use book::{Book, Book7x6, BookError};
+pub use bits::Bits;
+pub use book::{Book, Book7x6, BookError, BookWord};
 pub use cpu::unsupported as unsupported_cpu;
 pub use input::{
     LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,

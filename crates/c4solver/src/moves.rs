@@ -8,6 +8,8 @@
 //! left-first order reproduces the published node counts (92.84 and 207,942 mean
 //! nodes on End-Easy and Middle-Easy; the right-first order gives 94.46 and 59,231).
 
+use crate::bits::Bits;
+
 /// Columns (0-based) of a `W`-wide board, center first, by the tutorial's formula:
 /// `[3, 2, 4, 1, 5, 0, 6]` for `W = 7`, `[2, 1, 3, 0]` for `W = 4`.
 pub const fn center_first<const W: usize>() -> [usize; W] {
@@ -23,7 +25,7 @@ pub const fn center_first<const W: usize>() -> [usize; W] {
 }
 
 /// A fixed-size move sorter: at most `N` moves, each a one-bit cell mask with a
-/// score, handed out best score first.
+/// score, handed out best score first (the mask in the board's word `B`).
 ///
 /// Insertion sort into a fixed array: with at most 7 moves, usually added in an
 /// order that is already nearly sorted (center-first order breaks ties), it does a
@@ -31,19 +33,19 @@ pub const fn center_first<const W: usize>() -> [usize; W] {
 /// direction: among equal scores the move added **last** comes out first, so adding
 /// columns in reverse preference order keeps the preference for ties.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct MoveSorter<const N: usize> {
+pub(crate) struct MoveSorter<const N: usize, B = u64> {
     len: usize,
     /// `(move, score)`, sorted by increasing score; the next move is the last one.
-    entries: [(u64, u32); N],
+    entries: [(B, u32); N],
 }
 
-impl<const N: usize> MoveSorter<N> {
+impl<const N: usize, B: Bits> MoveSorter<N, B> {
     /// An empty sorter.
     #[inline]
     pub(crate) const fn new() -> Self {
         MoveSorter {
             len: 0,
-            entries: [(0, 0); N],
+            entries: [(B::ZERO, 0); N],
         }
     }
 
@@ -51,7 +53,7 @@ impl<const N: usize> MoveSorter<N> {
     ///
     /// Precondition: fewer than `N` moves are held (`debug_assert!`ed).
     #[inline]
-    pub(crate) fn add(&mut self, mv: u64, score: u32) {
+    pub(crate) fn add(&mut self, mv: B, score: u32) {
         debug_assert!(self.len < N, "move sorter is full");
         let mut i = self.len;
         self.len += 1;
@@ -66,7 +68,7 @@ impl<const N: usize> MoveSorter<N> {
     /// Moves `mv` to the front, to be handed out next, keeping the order of the
     /// others; does nothing if `mv` is not among the moves not handed out yet.
     #[inline]
-    pub(crate) fn promote(&mut self, mv: u64) {
+    pub(crate) fn promote(&mut self, mv: B) {
         if let Some(i) = self.index_of(mv) {
             self.entries[i..self.len].rotate_left(1);
         }
@@ -74,14 +76,14 @@ impl<const N: usize> MoveSorter<N> {
 
     /// Where `mv` is among the moves not handed out yet, if it is.
     #[inline]
-    fn index_of(&self, mv: u64) -> Option<usize> {
+    fn index_of(&self, mv: B) -> Option<usize> {
         self.entries[..self.len].iter().position(|e| e.0 == mv)
     }
 
     /// Moves `mv` to the front like [`Self::promote`], but only if its score is
     /// the best of the moves not handed out yet (it then only breaks a tie).
     #[inline]
-    pub(crate) fn promote_among_best(&mut self, mv: u64) {
+    pub(crate) fn promote_among_best(&mut self, mv: B) {
         if let Some(i) = self.index_of(mv)
             && self.entries[i].1 >= self.entries[self.len - 1].1
         {
@@ -104,18 +106,18 @@ impl<const N: usize> MoveSorter<N> {
     }
 }
 
-impl<const N: usize> Default for MoveSorter<N> {
+impl<const N: usize, B: Bits> Default for MoveSorter<N, B> {
     fn default() -> Self {
         Self::new()
     }
 }
 
 /// Hands out the moves, highest score first (last added first among ties).
-impl<const N: usize> Iterator for MoveSorter<N> {
-    type Item = u64;
+impl<const N: usize, B: Bits> Iterator for MoveSorter<N, B> {
+    type Item = B;
 
     #[inline]
-    fn next(&mut self) -> Option<u64> {
+    fn next(&mut self) -> Option<B> {
         if self.len == 0 {
             return None;
         }
@@ -174,6 +176,16 @@ mod tests {
         let mut s = MoveSorter::<3>::new();
         s.promote_among_best(1); // empty: nothing to do
         assert!(s.is_empty());
+    }
+
+    #[test]
+    fn sorter_holds_moves_above_bit_64() {
+        let mut s = MoveSorter::<3, u128>::new();
+        s.add(1 << 70, 2);
+        s.add(1 << 63, 5);
+        s.add(1, 2);
+        s.promote_among_best(1 << 70);
+        assert_eq!(s.collect::<Vec<u128>>(), [1 << 63, 1, 1 << 70]);
     }
 
     #[test]

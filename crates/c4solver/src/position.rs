@@ -43,17 +43,23 @@
 //! heights, so the column's value tells its height, and then `current` (the value
 //! minus the mask). The largest value, `2^(HEIGHT+1) - 2`, fits in the column's
 //! `HEIGHT + 1` bits, so no carry crosses into the next column: the key identifies
-//! the position and stays below `2^(WIDTH * (HEIGHT + 1))`, at most `2^64`.
+//! the position and stays below `2^(WIDTH * (HEIGHT + 1))`, at most `2^64` in a
+//! `u64` word and `2^128` in a `u128`.
 //!
 //! # Other board sizes
 //!
-//! `Board<W, H>` is any board whose `W * (H + 1)` bits fit in one 64-bit word
-//! ([`Board::GEOMETRY_OK`]). Columns are written `1`..`9`, and on boards wider than
+//! `Board<W, H, B>` is any board whose `W * (H + 1)` bits fit in its word `B`
+//! ([`Bits`]: `u64`, the default, or `u128` for boards of 65 to 128 bits such as
+//! 8x8, 9x7 and 10x6; see [`Board::GEOMETRY_OK`]). The layout, the key and every
+//! method are the same in both words; a 64-bit board in a `u128` plays the same
+//! games with the same keys. Columns are written `1`..`9`, and on boards wider than
 //! nine columns `a`, `b`, `c`, ... for the 10th, 11th, 12th, ... (as in
 //! hexadecimal; upper case too): `"5ab"` on 12x4. On boards of at most nine
 //! columns a letter is a bad character, as it always was.
 
 use std::fmt;
+
+use crate::bits::{self, Bits};
 
 mod playable;
 mod replay;
@@ -63,15 +69,16 @@ pub use replay::StonesError;
 /// The standard board: 7 columns, 6 rows.
 pub type Position = Board<7, 6>;
 
-/// A position on a `W`-column, `H`-row board.
+/// A position on a `W`-column, `H`-row board, held in two words of type `B`
+/// (`u64` unless named; `u128` for a board of more than 64 bits).
 ///
-/// `W * (H + 1)` must not exceed 64 so that the key fits in one word; this is
-/// checked at compile time when a board type is first used (see
+/// `W * (H + 1)` must not exceed the word's bits so that the key fits in one
+/// word; this is checked at compile time when a board type is first used (see
 /// [`Board::GEOMETRY_OK`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Board<const W: usize, const H: usize> {
-    current: u64,
-    mask: u64,
+pub struct Board<const W: usize, const H: usize, B = u64> {
+    current: B,
+    mask: B,
     moves: u32,
 }
 
@@ -138,17 +145,7 @@ pub const fn column_symbol(col: usize) -> char {
     }
 }
 
-const fn bottom_mask(w: usize, h: usize) -> u64 {
-    let mut m = 0u64;
-    let mut c = 0;
-    while c < w {
-        m |= 1u64 << (c * (h + 1));
-        c += 1;
-    }
-    m
-}
-
-impl<const W: usize, const H: usize> Board<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
     /// Number of columns.
     pub const WIDTH: usize = W;
     /// Number of rows.
@@ -160,11 +157,10 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// Highest possible score: the player to move wins with their fourth stone.
     pub const MAX_SCORE: i32 = ((W * H) as i32 + 1) / 2 - 3;
     /// Compile-time check of the geometry: the key (`W * (H + 1)` bits) must fit in
-    /// the 64-bit word, every shift of the win detection must stay inside it (the
-    /// longest is three diagonal steps of `H + 2` bits in
+    /// the word `B` (64 or 128 bits), every shift of the win detection must stay
+    /// inside it (the longest is three diagonal steps of `H + 2` bits in
     /// [`Board::compute_winning_position`]), and every column must have a symbol in
-    /// the move notation (`1`..`9`, then `a`..`z`: at most 35 columns, which the
-    /// first condition already ensures).
+    /// the move notation (`1`..`9`, then `a`..`z`: at most 35 columns).
     ///
     /// A board that breaks it does not compile:
     ///
@@ -174,25 +170,62 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// ```
     ///
     /// ```compile_fail
-    /// // 9 * 8 = 72 bits of key.
+    /// // 9 * 8 = 72 bits of key, in the default 64-bit word.
     /// let _ = c4solver::Board::<9, 7>::new();
     /// ```
+    ///
+    /// ```compile_fail
+    /// // 11 * 12 = 132 bits of key: more than the 128-bit word holds.
+    /// let _ = c4solver::Board::<11, 11, u128>::new();
+    /// ```
+    ///
+    /// In a 128-bit word, 9x7 is a board:
+    ///
+    /// ```
+    /// let p = c4solver::Board::<9, 7, u128>::parse("5")?;
+    /// assert_eq!(p.key(), 1 << 32);
+    /// # Ok::<(), c4solver::MoveError>(())
+    /// ```
     pub const GEOMETRY_OK: () = assert!(
-        W * (H + 1) <= 64 && W >= 1 && H >= 1 && W <= 35 && 3 * (H + 2) < 64,
-        "board must satisfy W * (H + 1) <= 64, 1 <= W, 1 <= H and 3 * (H + 2) < 64"
+        W * (H + 1) <= B::BITS && W >= 1 && H >= 1 && W <= 35 && 3 * (H + 2) < B::BITS,
+        "board must satisfy W * (H + 1) <= bits of the word, 1 <= W, 1 <= H and 3 * (H + 2) < bits of the word"
     );
+    /// One bit at the bottom of every column, in 128 bits (see [`Board::bottom`]).
+    pub const BOTTOM_MASK_128: u128 = bits::bottom_mask(W, H);
+    /// Every playable cell (sentinel bits excluded), in 128 bits (see
+    /// [`Board::board`]).
+    pub const BOARD_MASK_128: u128 = bits::board_mask(W, H);
+
     /// One bit at the bottom of every column.
-    pub const BOTTOM_MASK: u64 = bottom_mask(W, H);
+    #[inline(always)]
+    pub fn bottom() -> B {
+        B::from_u128(Self::BOTTOM_MASK_128)
+    }
+
     /// Every playable cell (sentinel bits excluded).
-    pub const BOARD_MASK: u64 = Self::BOTTOM_MASK * ((1u64 << H) - 1);
+    #[inline(always)]
+    pub fn board() -> B {
+        B::from_u128(Self::BOARD_MASK_128)
+    }
+
+    /// The same position in the word `C` (`None` if its board does not fit in
+    /// `C`): the identity when `C` is `B`.
+    #[inline(always)]
+    pub fn in_word<C: Bits>(&self) -> Option<Board<W, H, C>> {
+        (W * (H + 1) <= C::BITS).then(|| Board {
+            current: C::from_u128(self.current.to_u128()),
+            mask: C::from_u128(self.mask.to_u128()),
+            moves: self.moves,
+        })
+    }
 
     /// The empty board.
     #[inline]
     pub const fn new() -> Self {
         let () = Self::GEOMETRY_OK;
         Board {
-            current: 0,
-            mask: 0,
+            current: B::ZERO,
+            mask: B::ZERO,
             moves: 0,
         }
     }
@@ -274,20 +307,20 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// Bitmask of the top cell of column `col`.
     #[inline]
-    pub const fn top_mask_col(col: usize) -> u64 {
-        1u64 << (H - 1 + col * (H + 1))
+    pub fn top_mask_col(col: usize) -> B {
+        B::ONE << (H - 1 + col * (H + 1))
     }
 
     /// Bitmask of the bottom cell of column `col`.
     #[inline]
-    pub const fn bottom_mask_col(col: usize) -> u64 {
-        1u64 << (col * (H + 1))
+    pub fn bottom_mask_col(col: usize) -> B {
+        B::ONE << (col * (H + 1))
     }
 
     /// Bitmask of every cell of column `col`.
     #[inline]
-    pub const fn column_mask(col: usize) -> u64 {
-        ((1u64 << H) - 1) << (col * (H + 1))
+    pub fn column_mask(col: usize) -> B {
+        B::from_u128((1u128 << H) - 1) << (col * (H + 1))
     }
 
     /// Whether column `col` (0-based) has a free cell.
@@ -295,9 +328,9 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// # Panics
     /// In debug builds, if `col >= W`.
     #[inline]
-    pub const fn can_play(&self, col: usize) -> bool {
+    pub fn can_play(&self, col: usize) -> bool {
         debug_assert!(col < W);
-        self.mask & Self::top_mask_col(col) == 0
+        self.mask & Self::top_mask_col(col) == B::ZERO
     }
 
     /// Plays column `col` (0-based) for the player to move.
@@ -315,7 +348,7 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// Precondition: `mv` is exactly one free cell directly above a column's stones
     /// (as given by [`Board::possible`]); only `debug_assert!`ed.
     #[inline]
-    pub fn play_move_unchecked(&mut self, mv: u64) {
+    pub fn play_move_unchecked(&mut self, mv: B) {
         debug_assert!(mv.count_ones() == 1 && mv & self.possible() == mv);
         self.current ^= self.mask;
         self.mask |= mv;
@@ -326,7 +359,7 @@ impl<const W: usize, const H: usize> Board<W, H> {
     ///
     /// Precondition: `can_play(col)`.
     #[inline]
-    pub const fn is_winning_move(&self, col: usize) -> bool {
+    pub fn is_winning_move(&self, col: usize) -> bool {
         debug_assert!(self.can_play(col));
         let pos =
             self.current | ((self.mask + Self::bottom_mask_col(col)) & Self::column_mask(col));
@@ -335,32 +368,32 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// Whether the player to move can win with their next stone.
     #[inline]
-    pub const fn can_win_next(&self) -> bool {
-        self.winning_position() & self.possible() != 0
+    pub fn can_win_next(&self) -> bool {
+        self.winning_position() & self.possible() != B::ZERO
     }
 
     /// Bitmask of the playable cells (one per non-full column).
     #[inline]
-    pub const fn possible(&self) -> u64 {
-        (self.mask + Self::BOTTOM_MASK) & Self::BOARD_MASK
+    pub fn possible(&self) -> B {
+        (self.mask + Self::bottom()) & Self::board()
     }
 
     /// Cells (free or not) that would complete four in a row for the player to move.
     #[inline]
-    pub const fn winning_position(&self) -> u64 {
+    pub fn winning_position(&self) -> B {
         Self::compute_winning_position(self.current, self.mask)
     }
 
     /// Cells that would complete four in a row for the opponent.
     #[inline]
-    pub const fn opponent_winning_position(&self) -> u64 {
+    pub fn opponent_winning_position(&self) -> B {
         Self::compute_winning_position(self.current ^ self.mask, self.mask)
     }
 
     /// Free cells that complete four in a row for the owner of `stones`.
     #[inline]
-    pub const fn compute_winning_position(stones: u64, mask: u64) -> u64 {
-        let h = H as u32;
+    pub fn compute_winning_position(stones: B, mask: B) -> B {
+        let h = H;
         // vertical: three stones under the cell
         let mut r = (stones << 1) & (stones << 2) & (stones << 3);
 
@@ -377,37 +410,37 @@ impl<const W: usize, const H: usize> Board<W, H> {
             r |= p & (stones >> (3 * s));
             k += 1;
         }
-        r & (Self::BOARD_MASK ^ mask)
+        r & (Self::board() ^ mask)
     }
 
     /// Whether the stones in `pos` contain four in a row.
     #[inline]
-    pub const fn alignment(pos: u64) -> bool {
-        let h = H as u32;
+    pub fn alignment(pos: B) -> bool {
+        let h = H;
         // horizontal
         let m = pos & (pos >> (h + 1));
-        if m & (m >> (2 * (h + 1))) != 0 {
+        if m & (m >> (2 * (h + 1))) != B::ZERO {
             return true;
         }
         // diagonal 1 (up-left to down-right)
         let m = pos & (pos >> h);
-        if m & (m >> (2 * h)) != 0 {
+        if m & (m >> (2 * h)) != B::ZERO {
             return true;
         }
         // diagonal 2 (down-left to up-right)
         let m = pos & (pos >> (h + 2));
-        if m & (m >> (2 * (h + 2))) != 0 {
+        if m & (m >> (2 * (h + 2))) != B::ZERO {
             return true;
         }
         // vertical
         let m = pos & (pos >> 1);
-        m & (m >> 2) != 0
+        m & (m >> 2) != B::ZERO
     }
 
     /// Whether either side holds four in a row: the game is over (positions built
     /// with [`Board::play_col`] may be; [`Board::parse`] never returns one).
     #[inline]
-    pub const fn has_four(&self) -> bool {
+    pub fn has_four(&self) -> bool {
         Self::alignment(self.current) || Self::alignment(self.current ^ self.mask)
     }
 
@@ -419,19 +452,19 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// The unique key `current + mask` (below `2^(W * (H + 1))`).
     #[inline]
-    pub const fn key(&self) -> u64 {
+    pub fn key(&self) -> B {
         self.current + self.mask
     }
 
     /// Stones of the player to move.
     #[inline]
-    pub const fn current(&self) -> u64 {
+    pub const fn current(&self) -> B {
         self.current
     }
 
     /// Occupied cells.
     #[inline]
-    pub const fn mask(&self) -> u64 {
+    pub const fn mask(&self) -> B {
         self.mask
     }
 
@@ -443,12 +476,12 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// The position mirrored left to right.
     pub fn mirror(&self) -> Self {
-        let mut current = 0;
-        let mut mask = 0;
+        let mut current = B::ZERO;
+        let mut mask = B::ZERO;
+        let cm = B::from_u128((1u128 << (H + 1)) - 1);
         for col in 0..W {
             let from = col * (H + 1);
             let to = (W - 1 - col) * (H + 1);
-            let cm = (1u64 << (H + 1)) - 1;
             current |= ((self.current >> from) & cm) << to;
             mask |= ((self.mask >> from) & cm) << to;
         }
@@ -461,7 +494,7 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// The smaller of the keys of the position and of its mirror image: one key
     /// for both (the opening book stores positions under it).
-    pub fn canonical_key(&self) -> u64 {
+    pub fn canonical_key(&self) -> B {
         self.key().min(self.mirror().key())
     }
 
@@ -472,21 +505,21 @@ impl<const W: usize, const H: usize> Board<W, H> {
     ///
     /// The position may hold four in a row or be unreachable in a game (a stone
     /// of the second player under one of the first in a two-stone column).
-    pub fn from_key(key: u64) -> Option<Self> {
-        let field = (1u64 << (H + 1)) - 1;
-        if W * (H + 1) < 64 && key >> (W * (H + 1)) != 0 {
+    pub fn from_key(key: B) -> Option<Self> {
+        let field = B::from_u128((1u128 << (H + 1)) - 1);
+        if W * (H + 1) < B::BITS && key >> (W * (H + 1)) != B::ZERO {
             return None;
         }
-        let (mut current, mut mask) = (0u64, 0u64);
+        let (mut current, mut mask) = (B::ZERO, B::ZERO);
         for col in 0..W {
             let shift = col * (H + 1);
             let v = (key >> shift) & field;
             // v = (2^h - 1) + stones, with 0 <= stones <= 2^h - 1
-            let h = 63 - (v + 1).leading_zeros() as usize;
+            let h = B::BITS - 1 - (v + B::ONE).leading_zeros() as usize;
             if h > H {
                 return None;
             }
-            let m = (1u64 << h) - 1;
+            let m = (B::ONE << h) - B::ONE;
             current |= (v - m) << shift;
             mask |= m << shift;
         }
@@ -533,22 +566,36 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// Who owns the cell at `col`, `row` (0-based, row 0 at the bottom):
     /// `Some(true)` for the player to move, `Some(false)` for the opponent.
     pub fn cell(&self, col: usize, row: usize) -> Option<bool> {
-        let bit = 1u64 << (col * (H + 1) + row);
-        if self.mask & bit == 0 {
+        let bit = B::ONE << (col * (H + 1) + row);
+        if self.mask & bit == B::ZERO {
             None
         } else {
-            Some(self.current & bit != 0)
+            Some(self.current & bit != B::ZERO)
         }
     }
 }
 
-impl<const W: usize, const H: usize> Default for Board<W, H> {
+/// The masks as constants of the board's own word, for code written for one word.
+macro_rules! word_masks {
+    ($t:ty) => {
+        impl<const W: usize, const H: usize> Board<W, H, $t> {
+            /// One bit at the bottom of every column.
+            pub const BOTTOM_MASK: $t = bits::bottom_mask(W, H) as $t;
+            /// Every playable cell (sentinel bits excluded).
+            pub const BOARD_MASK: $t = bits::board_mask(W, H) as $t;
+        }
+    };
+}
+word_masks!(u64);
+word_masks!(u128);
+
+impl<const W: usize, const H: usize, B: Bits> Default for Board<W, H, B> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const W: usize, const H: usize> std::str::FromStr for Board<W, H> {
+impl<const W: usize, const H: usize, B: Bits> std::str::FromStr for Board<W, H, B> {
     type Err = MoveError;
     fn from_str(s: &str) -> Result<Self, MoveError> {
         Self::parse(s)
@@ -557,7 +604,7 @@ impl<const W: usize, const H: usize> std::str::FromStr for Board<W, H> {
 
 /// A grid with `x` for the first player, `o` for the second and `.` for empty
 /// cells, top row first, followed by the column numbers.
-impl<const W: usize, const H: usize> fmt::Display for Board<W, H> {
+impl<const W: usize, const H: usize, B: Bits> fmt::Display for Board<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The player to move is the first player when an even number of stones is down.
         let to_move_is_first = self.moves.is_multiple_of(2);
@@ -789,5 +836,195 @@ mod tests {
         }
         assert!(seen.len() > 250_000, "{}", seen.len());
         assert!(seen.keys().all(|&k| k < 1 << 49));
+    }
+
+    /// The 8x8 board: 72 bits, the last column from bit 63 to bit 71.
+    type Board8x8 = Board<8, 8, u128>;
+    /// The 10x6 board: 70 bits, the last column from bit 63 to bit 69.
+    type Board10x6 = Board<10, 6, u128>;
+
+    /// The bit of cell (`col`, `row`), 0-based, on a board of height `h`.
+    fn cell(h: usize, col: usize, row: usize) -> u128 {
+        1 << (col * (h + 1) + row)
+    }
+
+    /// Each four is seen by `alignment`, no three of it is, and the fourth cell
+    /// is the one `compute_winning_position` names for the other three.
+    fn check_fours<const W: usize, const H: usize>(fours: &[[(usize, usize); 4]]) {
+        for four in fours {
+            let bits: Vec<u128> = four.iter().map(|&(c, r)| cell(H, c, r)).collect();
+            let all = bits.iter().fold(0, |a, b| a | b);
+            assert!(
+                all >> 64 != 0 && all & u128::from(u64::MAX) != 0,
+                "{four:?} crosses bit 64"
+            );
+            assert!(Board::<W, H, u128>::alignment(all), "{four:?}");
+            let vertical = four.iter().all(|&(c, _)| c == four[0].0);
+            for &missing in &bits {
+                let three = all & !missing;
+                assert!(!Board::<W, H, u128>::alignment(three), "{four:?}");
+                if vertical && missing != bits[3] {
+                    continue; // a vertical four is completed on top only
+                }
+                let wins = Board::<W, H, u128>::compute_winning_position(three, three);
+                assert_eq!(wins & missing, missing, "{four:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn wins_in_every_direction_across_bit_64() {
+        check_fours::<8, 8>(&[
+            [(7, 0), (7, 1), (7, 2), (7, 3)], // vertical: bits 63..66
+            [(4, 1), (5, 1), (6, 1), (7, 1)], // horizontal: 37, 46, 55, 64
+            [(4, 0), (5, 1), (6, 2), (7, 3)], // diagonal /: 36, 46, 56, 66
+            [(4, 4), (5, 3), (6, 2), (7, 1)], // diagonal \: 40, 48, 56, 64
+        ]);
+        check_fours::<10, 6>(&[
+            [(9, 0), (9, 1), (9, 2), (9, 3)], // vertical: bits 63..66
+            [(6, 1), (7, 1), (8, 1), (9, 1)], // horizontal: 43, 50, 57, 64
+            [(6, 0), (7, 1), (8, 2), (9, 3)], // diagonal /: 42, 50, 58, 66
+            [(6, 4), (7, 3), (8, 2), (9, 1)], // diagonal \: 46, 52, 58, 64
+        ]);
+    }
+
+    #[test]
+    fn played_wins_across_bit_64() {
+        // vertical in the 8th column (bits 63, 64, 65, then 66)
+        let p = Board8x8::parse("818181").unwrap();
+        assert!(p.is_winning_move(7), "{p}");
+        assert_eq!(
+            Board8x8::parse("8181818"),
+            Err(MoveError::GameOver { index: 7 })
+        );
+        // horizontal on the second row of columns 5..8 (bits 37, 46, 55, then 64),
+        // over a first row of alternate stones
+        let p = Board8x8::parse("6587516171").unwrap();
+        assert!(p.is_winning_move(7), "{p}");
+        assert!(p.can_win_next());
+        assert_eq!(
+            Board8x8::parse("65875161718"),
+            Err(MoveError::GameOver { index: 11 })
+        );
+        // the same on 10x6, the 10th column written `a`
+        let p = Board10x6::parse("87a9718191").unwrap();
+        assert!(p.is_winning_move(9), "{p}");
+        assert_eq!(
+            Board10x6::parse("87a9718191A"),
+            Err(MoveError::GameOver { index: 11 })
+        );
+        // no four through the sentinel (bit 62) of the 7th column into the 8th
+        let stones = cell(8, 6, 5) | cell(8, 6, 6) | cell(8, 6, 7) | cell(8, 7, 0);
+        assert!(!Board8x8::alignment(stones));
+    }
+
+    #[test]
+    fn wide_boards_parse_and_refuse() {
+        let p = Board10x6::parse("1a5").unwrap();
+        assert_eq!(p.to_string().lines().last(), Some("123456789a"));
+        assert_eq!(
+            p.cell(9, 0),
+            Some(true),
+            "the second player's stone, to move"
+        );
+        assert_eq!(p.cell(4, 0), Some(false));
+        assert_eq!(
+            Board10x6::parse("1b"),
+            Err(MoveError::ColumnOutOfRange {
+                index: 2,
+                column: 11,
+                width: 10
+            })
+        );
+        assert!(
+            !Board8x8::parse("88888888").unwrap().can_play(7),
+            "eight stones fill a column"
+        );
+        assert_eq!(
+            Board8x8::parse("888888888"),
+            Err(MoveError::ColumnFull {
+                index: 9,
+                column: 8
+            })
+        );
+        assert_eq!(Board8x8::bottom().count_ones(), 8);
+        assert_eq!(Board8x8::BOARD_MASK.count_ones(), 64);
+        assert_eq!(128 - Board8x8::BOARD_MASK.leading_zeros(), 71);
+        assert_eq!(Board8x8::column_mask(7), 0xff << 63);
+    }
+
+    #[test]
+    fn wide_keys_are_unique_and_decode() {
+        // Every position of up to 7 stones on 8x8: equal keys mean equal boards,
+        // each key decodes into its board, and the mirror's canonical key is its own.
+        let mut seen: HashMap<u128, (u128, u128)> = HashMap::new();
+        let mut frontier = vec![Board8x8::new()];
+        for _ in 0..7 {
+            let mut next = Vec::new();
+            for p in &frontier {
+                for col in 0..8 {
+                    let mut q = *p;
+                    q.play_col(col);
+                    match seen.insert(q.key(), (q.current(), q.mask())) {
+                        Some(prev) => assert_eq!(prev, (q.current(), q.mask())),
+                        None => next.push(q),
+                    }
+                }
+            }
+            frontier = next;
+        }
+        assert!(seen.len() > 150_000, "{}", seen.len());
+        assert!(seen.keys().any(|&k| k >> 64 != 0), "keys above 64 bits");
+        assert!(seen.keys().all(|&k| k < 1 << 72));
+        for p in frontier.iter().step_by(97) {
+            assert_eq!(Board8x8::from_key(p.key()), Some(*p));
+            assert_eq!(p.mirror().mirror(), *p);
+            assert_eq!(p.canonical_key(), p.mirror().canonical_key());
+        }
+        assert_eq!(
+            Board8x8::parse("1").unwrap().mirror(),
+            Board8x8::parse("8").unwrap()
+        );
+        assert_eq!(
+            Board10x6::parse("1").unwrap().mirror(),
+            Board10x6::parse("a").unwrap()
+        );
+        // a bit above the last column, and a field of all ones in the last column
+        assert_eq!(Board8x8::from_key(1 << 72), None);
+        assert_eq!(Board8x8::from_key(0x1ff << 63), None);
+    }
+
+    /// Plays the same random games on a board of each word: every answer agrees.
+    fn same_games<const W: usize, const H: usize>(seed: u64) {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..200 {
+            let (mut a, mut b) = (Board::<W, H>::new(), Board::<W, H, u128>::new());
+            while !a.is_full() {
+                let col = rng.random_range(0..W);
+                if !a.can_play(col) {
+                    continue;
+                }
+                assert_eq!(a.is_winning_move(col), b.is_winning_move(col));
+                let win = a.is_winning_move(col);
+                a.play_col(col);
+                b.play_col(col);
+                assert_eq!(u128::from(a.key()), b.key());
+                assert_eq!(u128::from(a.possible()), b.possible());
+                assert_eq!(u128::from(a.winning_position()), b.winning_position());
+                assert_eq!(u128::from(a.canonical_key()), b.canonical_key());
+                assert_eq!(a.to_string(), b.to_string());
+                if win {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn both_words_play_the_same_games() {
+        same_games::<7, 6>(1);
+        same_games::<8, 7>(2); // 64 bits: the last column's top at bit 62
+        same_games::<12, 4>(3);
     }
 }

@@ -9,7 +9,9 @@
 //!
 //! The supported sizes are every width and height from 4 up whose bitboard takes
 //! at most 64 bits, `W * (H + 1) <= 64` ([`Size::ALL`], 42 sizes from 4x4 to
-//! 12x4 and 4x15). Smaller boards (a width or height below 4) work in the library
+//! 12x4 and 4x15, on a `u64`), and seven boards of up to 128 bits on a `u128`
+//! ([`Size::WIDE`]: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5). [`Size::new`] takes
+//! every size of up to 128 bits; [`Size::built`] says whether this build has it. Smaller boards (a width or height below 4) work in the library
 //! but are not instantiated here: nobody can win on a board less than four wide
 //! and four high but in the other direction, and they are not in Tromp's table.
 //!
@@ -46,9 +48,16 @@ pub enum SizeError {
          build it with the `all-sizes` feature (`cargo install --path . --features all-sizes`)"
     )]
     NotBuilt(Size),
-    /// The bitboard would need more than 64 bits.
+    /// A size over 64 bits that is not one of [`Size::WIDE`].
     #[error(
-        "board size {0} is too large: width * (height + 1) = {bits} bits, more than the 64 of the bitboard",
+        "board size {0} ({bits} bits) is not one of the sizes over 64 bits that the `all-sizes` \
+         build holds: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5",
+        bits = .0.width * (.0.height + 1)
+    )]
+    NotWide(Size),
+    /// The bitboard would need more than 128 bits.
+    #[error(
+        "board size {0} is too large: width * (height + 1) = {bits} bits, more than the 128 of the widest bitboard",
         bits = .0.width * (.0.height + 1)
     )]
     TooLarge(Size),
@@ -60,6 +69,41 @@ impl Size {
         width: 7,
         height: 6,
     };
+
+    /// The sizes over 64 bits built with the `all-sizes` feature (each a copy of
+    /// the program on a 128-bit bitboard): the boards of Steininger's results
+    /// table that need more than 64 bits, every `W`x`H` with `W + H = 16` and
+    /// 5x12.
+    pub const WIDE: [Size; 7] = [
+        Size {
+            width: 5,
+            height: 12,
+        },
+        Size {
+            width: 6,
+            height: 10,
+        },
+        Size {
+            width: 7,
+            height: 9,
+        },
+        Size {
+            width: 8,
+            height: 8,
+        },
+        Size {
+            width: 9,
+            height: 7,
+        },
+        Size {
+            width: 10,
+            height: 6,
+        },
+        Size {
+            width: 11,
+            height: 5,
+        },
+    ];
 
     /// Every supported size, by width then height: every `W`x`H` with `W, H >= 4`
     /// and `W * (H + 1) <= 64`.
@@ -238,23 +282,23 @@ impl Size {
     ///
     /// # Errors
     /// [`SizeError::TooSmall`] below 4 in either direction, [`SizeError::TooLarge`]
-    /// when `width * (height + 1) > 64`.
+    /// when `width * (height + 1) > 128`.
     pub fn new(width: usize, height: usize) -> Result<Self, SizeError> {
         let size = Size { width, height };
         if width < 4 || height < 4 {
             Err(SizeError::TooSmall(size))
-        } else if width.checked_mul(height + 1).is_none_or(|bits| bits > 64) {
+        } else if width.checked_mul(height + 1).is_none_or(|bits| bits > 128) {
             Err(SizeError::TooLarge(size))
         } else {
-            debug_assert!(Self::ALL.contains(&size));
             Ok(size)
         }
     }
 
     /// The sizes [`with_size!`](crate::with_size) instantiates: every one of
-    /// [`Size::ALL`] with the `all-sizes` feature, the standard board alone without.
+    /// [`Size::ALL`] and [`Size::WIDE`] with the `all-sizes` feature, the standard
+    /// board alone without.
     #[cfg(feature = "all-sizes")]
-    pub const BUILT: &'static [Size] = &Size::ALL;
+    pub const BUILT: &'static [Size] = &ALL_AND_WIDE;
     /// The sizes [`with_size!`](crate::with_size) instantiates: every one of
     /// [`Size::ALL`] with the `all-sizes` feature, the standard board alone without.
     #[cfg(not(feature = "all-sizes"))]
@@ -268,9 +312,16 @@ impl Size {
     pub fn built(self) -> Result<Self, SizeError> {
         if Self::BUILT.contains(&self) {
             Ok(self)
+        } else if self.bits() > 64 && !Self::WIDE.contains(&self) {
+            Err(SizeError::NotWide(self))
         } else {
             Err(SizeError::NotBuilt(self))
         }
+    }
+
+    /// Whether the size's bitboard is a `u128` (more than 64 bits).
+    pub fn is_wide(self) -> bool {
+        self.bits() > 64
     }
 
     /// Number of cells.
@@ -283,6 +334,22 @@ impl Size {
         self.width * (self.height + 1)
     }
 }
+
+/// [`Size::ALL`] then [`Size::WIDE`].
+#[cfg(feature = "all-sizes")]
+const ALL_AND_WIDE: [Size; 49] = {
+    let mut all = [Size::STANDARD; 49];
+    let mut i = 0;
+    while i < 42 {
+        all[i] = Size::ALL[i];
+        i += 1;
+    }
+    while i < 49 {
+        all[i] = Size::WIDE[i - 42];
+        i += 1;
+    }
+    all
+};
 
 impl Default for Size {
     fn default() -> Self {
@@ -309,16 +376,17 @@ impl FromStr for Size {
     }
 }
 
-/// Calls a generic function `f::<W, H>(args...)` with the const parameters of a
-/// [`Size`] chosen at run time: `with_size!(size, solve_one(&moves))` expands to a
-/// `match` with one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] with
-/// the `all-sizes` feature, 7x6 alone without).
+/// Calls a generic function `f::<W, H, B>(args...)` with the const parameters of
+/// a [`Size`] chosen at run time and its bitboard word `B` (`u64` up to 64 bits,
+/// `u128` above): `with_size!(size, solve_one(&moves))` expands to a `match` with
+/// one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] and
+/// [`Size::WIDE`] with the `all-sizes` feature, 7x6 alone without).
 ///
 /// ```
-/// use c4solver::{Board, Size, with_size};
+/// use c4solver::{Bits, Board, Size, with_size};
 ///
-/// fn cells<const W: usize, const H: usize>(extra: usize) -> usize {
-///     Board::<W, H>::CELLS + extra
+/// fn cells<const W: usize, const H: usize, B: Bits>(extra: usize) -> usize {
+///     Board::<W, H, B>::CELLS + extra
 /// }
 /// let size: Size = "7x6".parse()?;
 /// assert_eq!(with_size!(size.built()?, cells(1)), 43);
@@ -330,6 +398,104 @@ impl FromStr for Size {
 #[cfg(feature = "all-sizes")]
 #[macro_export]
 macro_rules! with_size {
+    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
+        let size: $crate::Size = $size;
+        match (size.width, size.height) {
+            (4, 4) => $($f)::+::<4, 4, u64>($($arg),*),
+            (4, 5) => $($f)::+::<4, 5, u64>($($arg),*),
+            (4, 6) => $($f)::+::<4, 6, u64>($($arg),*),
+            (4, 7) => $($f)::+::<4, 7, u64>($($arg),*),
+            (4, 8) => $($f)::+::<4, 8, u64>($($arg),*),
+            (4, 9) => $($f)::+::<4, 9, u64>($($arg),*),
+            (4, 10) => $($f)::+::<4, 10, u64>($($arg),*),
+            (4, 11) => $($f)::+::<4, 11, u64>($($arg),*),
+            (4, 12) => $($f)::+::<4, 12, u64>($($arg),*),
+            (4, 13) => $($f)::+::<4, 13, u64>($($arg),*),
+            (4, 14) => $($f)::+::<4, 14, u64>($($arg),*),
+            (4, 15) => $($f)::+::<4, 15, u64>($($arg),*),
+            (5, 4) => $($f)::+::<5, 4, u64>($($arg),*),
+            (5, 5) => $($f)::+::<5, 5, u64>($($arg),*),
+            (5, 6) => $($f)::+::<5, 6, u64>($($arg),*),
+            (5, 7) => $($f)::+::<5, 7, u64>($($arg),*),
+            (5, 8) => $($f)::+::<5, 8, u64>($($arg),*),
+            (5, 9) => $($f)::+::<5, 9, u64>($($arg),*),
+            (5, 10) => $($f)::+::<5, 10, u64>($($arg),*),
+            (5, 11) => $($f)::+::<5, 11, u64>($($arg),*),
+            (6, 4) => $($f)::+::<6, 4, u64>($($arg),*),
+            (6, 5) => $($f)::+::<6, 5, u64>($($arg),*),
+            (6, 6) => $($f)::+::<6, 6, u64>($($arg),*),
+            (6, 7) => $($f)::+::<6, 7, u64>($($arg),*),
+            (6, 8) => $($f)::+::<6, 8, u64>($($arg),*),
+            (6, 9) => $($f)::+::<6, 9, u64>($($arg),*),
+            (7, 4) => $($f)::+::<7, 4, u64>($($arg),*),
+            (7, 5) => $($f)::+::<7, 5, u64>($($arg),*),
+            (7, 6) => $($f)::+::<7, 6, u64>($($arg),*),
+            (7, 7) => $($f)::+::<7, 7, u64>($($arg),*),
+            (7, 8) => $($f)::+::<7, 8, u64>($($arg),*),
+            (8, 4) => $($f)::+::<8, 4, u64>($($arg),*),
+            (8, 5) => $($f)::+::<8, 5, u64>($($arg),*),
+            (8, 6) => $($f)::+::<8, 6, u64>($($arg),*),
+            (8, 7) => $($f)::+::<8, 7, u64>($($arg),*),
+            (9, 4) => $($f)::+::<9, 4, u64>($($arg),*),
+            (9, 5) => $($f)::+::<9, 5, u64>($($arg),*),
+            (9, 6) => $($f)::+::<9, 6, u64>($($arg),*),
+            (10, 4) => $($f)::+::<10, 4, u64>($($arg),*),
+            (10, 5) => $($f)::+::<10, 5, u64>($($arg),*),
+            (11, 4) => $($f)::+::<11, 4, u64>($($arg),*),
+            (12, 4) => $($f)::+::<12, 4, u64>($($arg),*),
+            (5, 12) => $($f)::+::<5, 12, u128>($($arg),*),
+            (6, 10) => $($f)::+::<6, 10, u128>($($arg),*),
+            (7, 9) => $($f)::+::<7, 9, u128>($($arg),*),
+            (8, 8) => $($f)::+::<8, 8, u128>($($arg),*),
+            (9, 7) => $($f)::+::<9, 7, u128>($($arg),*),
+            (10, 6) => $($f)::+::<10, 6, u128>($($arg),*),
+            (11, 5) => $($f)::+::<11, 5, u128>($($arg),*),
+            _ => panic!("board size {size} is not built into this program"),
+        }
+    }};
+}
+
+/// Calls a generic function `f::<W, H, B>(args...)` with the const parameters of
+/// a [`Size`] chosen at run time and its bitboard word `B` (`u64` up to 64 bits,
+/// `u128` above): `with_size!(size, solve_one(&moves))` expands to a `match` with
+/// one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] and
+/// [`Size::WIDE`] with the `all-sizes` feature, 7x6 alone without).
+///
+/// ```
+/// use c4solver::{Bits, Board, Size, with_size};
+///
+/// fn cells<const W: usize, const H: usize, B: Bits>(extra: usize) -> usize {
+///     Board::<W, H, B>::CELLS + extra
+/// }
+/// let size: Size = "7x6".parse()?;
+/// assert_eq!(with_size!(size.built()?, cells(1)), 43);
+/// # Ok::<(), c4solver::SizeError>(())
+/// ```
+///
+/// # Panics
+/// If the size is not one of [`Size::BUILT`] (check it with [`Size::built`]).
+#[cfg(not(feature = "all-sizes"))]
+#[macro_export]
+macro_rules! with_size {
+    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
+        let size: $crate::Size = $size;
+        match (size.width, size.height) {
+            (7, 6) => $($f)::+::<7, 6, u64>($($arg),*),
+            _ => panic!("board size {size} is not built into this program"),
+        }
+    }};
+}
+
+/// [`with_size!`](crate::with_size) for the code that keeps the 64-bit word (the
+/// opening books): calls `f::<W, H>(args...)`, with one arm per built size of at
+/// most 64 bits.
+///
+/// # Panics
+/// If the size is not one of [`Size::BUILT`] or is over 64 bits
+/// ([`Size::is_wide`]).
+#[cfg(feature = "all-sizes")]
+#[macro_export]
+macro_rules! with_narrow_size {
     ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
         let size: $crate::Size = $size;
         match (size.width, size.height) {
@@ -375,37 +541,26 @@ macro_rules! with_size {
             (10, 5) => $($f)::+::<10, 5>($($arg),*),
             (11, 4) => $($f)::+::<11, 4>($($arg),*),
             (12, 4) => $($f)::+::<12, 4>($($arg),*),
-            _ => panic!("board size {size} is not built into this program"),
+            _ => panic!("board size {size} is not built into this program with a 64-bit board"),
         }
     }};
 }
 
-/// Calls a generic function `f::<W, H>(args...)` with the const parameters of a
-/// [`Size`] chosen at run time: `with_size!(size, solve_one(&moves))` expands to a
-/// `match` with one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] with
-/// the `all-sizes` feature, 7x6 alone without).
-///
-/// ```
-/// use c4solver::{Board, Size, with_size};
-///
-/// fn cells<const W: usize, const H: usize>(extra: usize) -> usize {
-///     Board::<W, H>::CELLS + extra
-/// }
-/// let size: Size = "7x6".parse()?;
-/// assert_eq!(with_size!(size.built()?, cells(1)), 43);
-/// # Ok::<(), c4solver::SizeError>(())
-/// ```
+/// [`with_size!`](crate::with_size) for the code that keeps the 64-bit word (the
+/// opening books): calls `f::<W, H>(args...)`, with one arm per built size of at
+/// most 64 bits.
 ///
 /// # Panics
-/// If the size is not one of [`Size::BUILT`] (check it with [`Size::built`]).
+/// If the size is not one of [`Size::BUILT`] or is over 64 bits
+/// ([`Size::is_wide`]).
 #[cfg(not(feature = "all-sizes"))]
 #[macro_export]
-macro_rules! with_size {
+macro_rules! with_narrow_size {
     ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
         let size: $crate::Size = $size;
         match (size.width, size.height) {
             (7, 6) => $($f)::+::<7, 6>($($arg),*),
-            _ => panic!("board size {size} is not built into this program"),
+            _ => panic!("board size {size} is not built into this program with a 64-bit board"),
         }
     }};
 }
@@ -415,17 +570,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_size_with_a_64_bit_board() {
+    fn every_size_of_up_to_128_bits() {
         let mut all = Vec::new();
-        for w in 1..=64 {
-            for h in 1..=64 {
+        for w in 1..=140 {
+            for h in 1..=140 {
                 if let Ok(s) = Size::new(w, h) {
                     all.push(s);
                 }
             }
         }
-        assert_eq!(all, Size::ALL);
-        assert_eq!(Size::ALL.iter().map(|s| s.bits()).max(), Some(64));
+        assert_eq!(all.len(), 157);
+        assert!(
+            all.iter()
+                .all(|s| s.width >= 4 && s.height >= 4 && s.bits() <= 128)
+        );
+        let narrow: Vec<Size> = all.iter().copied().filter(|s| !s.is_wide()).collect();
+        assert_eq!(narrow, Size::ALL);
+        assert!(Size::WIDE.iter().all(|s| all.contains(s) && s.is_wide()));
+        // Steininger's sizes of width + height = 16 over 64 bits are all there.
+        for w in 4..=12 {
+            let s = Size::new(w, 16 - w).unwrap();
+            assert!(!s.is_wide() || Size::WIDE.contains(&s), "{s}");
+        }
     }
 
     #[test]
@@ -436,9 +602,16 @@ mod tests {
             "3x6".parse::<Size>().unwrap_err().to_string(),
             "board size 3x6 is too small: width and height must be at least 4"
         );
+        assert_eq!("9x7".parse::<Size>().map(Size::bits), Ok(72));
         assert_eq!(
-            "9x7".parse::<Size>().unwrap_err().to_string(),
-            "board size 9x7 is too large: width * (height + 1) = 72 bits, more than the 64 of the bitboard"
+            "13x9".parse::<Size>().unwrap_err().to_string(),
+            "board size 13x9 is too large: width * (height + 1) = 130 bits, more than the 128 of the widest bitboard"
+        );
+        assert_eq!("16x7".parse::<Size>().map(Size::bits), Ok(128));
+        assert_eq!(
+            Size::new(12, 7).unwrap().built().unwrap_err().to_string(),
+            "board size 12x7 (96 bits) is not one of the sizes over 64 bits that the `all-sizes` \
+             build holds: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5"
         );
         for bad in [
             "",
@@ -457,14 +630,22 @@ mod tests {
         }
     }
 
-    fn width_of<const W: usize, const H: usize>() -> (usize, usize) {
-        (crate::Board::<W, H>::WIDTH, crate::Board::<W, H>::HEIGHT)
+    fn width_of<const W: usize, const H: usize, B: crate::Bits>() -> (usize, usize, usize) {
+        (
+            crate::Board::<W, H, B>::WIDTH,
+            crate::Board::<W, H, B>::HEIGHT,
+            B::BITS,
+        )
     }
 
     #[test]
     fn with_size_instantiates_every_size() {
         for &size in Size::BUILT {
-            assert_eq!(with_size!(size, width_of()), (size.width, size.height));
+            let bits = if size.is_wide() { 128 } else { 64 };
+            assert_eq!(
+                with_size!(size, width_of()),
+                (size.width, size.height, bits)
+            );
         }
         let other = Size::new(8, 7).unwrap();
         assert_eq!(

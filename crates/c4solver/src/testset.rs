@@ -10,6 +10,7 @@
 //! `2 * cells / 3`, rounded down: 14 and 28 of 7x6's 42): the `_on` functions
 //! take the number of cells.
 
+use crate::bits::Bits;
 use std::fmt;
 use std::path::Path;
 
@@ -191,11 +192,11 @@ pub fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
 
 /// One line of a test set.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry<const W: usize = 7, const H: usize = 6> {
+pub struct Entry<const W: usize = 7, const H: usize = 6, B: Bits = u64> {
     /// The move string as written.
     pub moves: String,
     /// The position it leads to (parsing refuses a finished game).
-    pub position: Playable<W, H>,
+    pub position: Playable<W, H, B>,
     /// The expected strong score.
     pub score: i32,
 }
@@ -225,19 +226,19 @@ pub enum TestSetError {
 
 /// A named list of positions with their expected scores.
 #[derive(Clone, Debug)]
-pub struct TestSet<const W: usize = 7, const H: usize = 6> {
+pub struct TestSet<const W: usize = 7, const H: usize = 6, B: Bits = u64> {
     /// The file name (without directories).
     pub name: String,
     /// The positions, in file order.
-    pub entries: Vec<Entry<W, H>>,
+    pub entries: Vec<Entry<W, H, B>>,
 }
 
 /// Parses one `moves score` line (the score is required).
 ///
 /// The moves may be empty (the starting position): ` 1` is the empty board.
-pub(crate) fn parse_line<const W: usize, const H: usize>(
+pub(crate) fn parse_line<const W: usize, const H: usize, B: Bits>(
     line: &str,
-) -> Result<Entry<W, H>, String> {
+) -> Result<Entry<W, H, B>, String> {
     let line = line.trim_end();
     let (moves, rest) = match line.find(char::is_whitespace) {
         Some(i) => (&line[..i], line[i..].trim_start()),
@@ -250,7 +251,7 @@ pub(crate) fn parse_line<const W: usize, const H: usize>(
     let score: i32 = score
         .parse()
         .map_err(|_| format!("score {score:?} is not a number"))?;
-    let position = Playable::<W, H>::parse(moves).map_err(|e: MoveError| e.to_string())?;
+    let position = Playable::<W, H, B>::parse(moves).map_err(|e: MoveError| e.to_string())?;
     let (min, max) = position.score_range();
     if score != 0 && !(min..=max).contains(&score) {
         return Err(format!("score {score} is out of range ({min}..={max})"));
@@ -262,7 +263,7 @@ pub(crate) fn parse_line<const W: usize, const H: usize>(
     })
 }
 
-impl<const W: usize, const H: usize> TestSet<W, H> {
+impl<const W: usize, const H: usize, B: Bits> TestSet<W, H, B> {
     /// Reads a test-set file. Every line must be valid.
     ///
     /// # Errors
@@ -368,26 +369,30 @@ mod tests {
 
     #[test]
     fn parse_line_errors() {
-        assert!(parse_line::<7, 6>("4455 18").is_ok());
-        let empty = parse_line::<7, 6>(" 1\r").unwrap();
+        assert!(parse_line::<7, 6, u64>("4455 18").is_ok());
+        let empty = parse_line::<7, 6, u64>(" 1\r").unwrap();
         assert_eq!((empty.moves.as_str(), empty.score), ("", 1));
-        assert!(parse_line::<7, 6>("4455 18 3").is_err());
-        assert!(parse_line::<7, 6>("4455").unwrap_err().contains("expected"));
+        assert!(parse_line::<7, 6, u64>("4455 18 3").is_err());
         assert!(
-            parse_line::<7, 6>("4455 x")
+            parse_line::<7, 6, u64>("4455")
+                .unwrap_err()
+                .contains("expected")
+        );
+        assert!(
+            parse_line::<7, 6, u64>("4455 x")
                 .unwrap_err()
                 .contains("not a number")
         );
         assert!(
-            parse_line::<7, 6>("4485 1")
+            parse_line::<7, 6, u64>("4485 1")
                 .unwrap_err()
                 .contains("out of range")
         );
         // Regression: an impossible score underflowed moves_left.
         assert_eq!(
-            parse_line::<7, 6>("2252576253462244111563365343671351441 17").unwrap_err(),
+            parse_line::<7, 6, u64>("2252576253462244111563365343671351441 17").unwrap_err(),
             "score 17 is out of range (-2..=3)"
         );
-        assert!(parse_line::<7, 6>("2252576253462244111563365343671351441 3").is_ok());
+        assert!(parse_line::<7, 6, u64>("2252576253462244111563365343671351441 3").is_ok());
     }
 }

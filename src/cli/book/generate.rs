@@ -24,7 +24,7 @@ pub fn run<const W: usize, const H: usize>(
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let config = engine::single_config::<W, H>(engine_args, "book generate", false)?;
+    let config = engine::single_config::<W, H, u64>(engine_args, "book generate", false)?;
     let options = Options {
         depth: args.depth as usize,
         shard: args.shard.unwrap_or(Shard::WHOLE),

@@ -54,7 +54,7 @@ pub fn run<const W: usize, const H: usize>(
     }
     let count = args.sample.map_or(usize::MAX, |k| k as usize);
     let sample = verify::sample_deepest(&book, count, args.seed);
-    let config = engine::single_config::<W, H>(engine_args, "book verify", false)?;
+    let config = engine::single_config::<W, H, u64>(engine_args, "book verify", false)?;
     let bar = progress::bar(
         sample.len() as u64,
         "{bar:40} {pos}/{len} entries re-solved, {per_sec} [{elapsed_precise}, eta {eta}]",

@@ -2,6 +2,7 @@
 //! position, a search to run, and the library's [`Answer`] with its two JSON
 //! forms.
 
+use c4solver::BookWord;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -22,13 +23,13 @@ pub struct Position(Arc<dyn Any + Send + Sync>);
 
 impl Position {
     /// `board`, carried as it is.
-    pub fn new<const W: usize, const H: usize>(board: Playable<W, H>) -> Position {
+    pub fn new<const W: usize, const H: usize, B: BookWord>(board: Playable<W, H, B>) -> Position {
         Position(Arc::new(board))
     }
 
     /// The board, if it is a `W`x`H` one (always, on the server's own board).
-    pub fn board<const W: usize, const H: usize>(&self) -> Option<Playable<W, H>> {
-        self.0.downcast_ref::<Playable<W, H>>().copied()
+    pub fn board<const W: usize, const H: usize, B: BookWord>(&self) -> Option<Playable<W, H, B>> {
+        self.0.downcast_ref::<Playable<W, H, B>>().copied()
     }
 }
 
@@ -44,7 +45,7 @@ pub struct Parsed {
     /// The move string (spaces around it dropped).
     pub moves: String,
     /// The position's unique key: the cache's key.
-    pub key: u64,
+    pub key: u128,
     /// The position itself, parsed once: the solver thread searches it.
     pub position: Position,
 }
@@ -137,7 +138,7 @@ mod tests {
     fn a_position_comes_back_as_its_board() {
         let board = Playable::<7, 6>::parse("4455").unwrap();
         let p = Position::new(board);
-        assert_eq!(p.board::<7, 6>(), Some(board));
-        assert_eq!(p.board::<6, 5>(), None);
+        assert_eq!(p.board::<7, 6, u64>(), Some(board));
+        assert_eq!(p.board::<6, 5, u64>(), None);
     }
 }

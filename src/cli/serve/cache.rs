@@ -10,7 +10,7 @@ use lru::LruCache;
 use super::answer::Answer;
 
 /// An answer's key: the position's unique key, weak, with a line of play.
-pub type Key = (u64, bool, bool);
+pub type Key = (u128, bool, bool);
 
 /// The cache (shared by every request; a lookup holds the lock for a hash probe).
 pub struct Cache {

@@ -24,6 +24,7 @@ mod query;
 mod routes;
 mod solver;
 
+use c4solver::BookWord;
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -94,14 +95,14 @@ pub struct App {
 /// # Errors
 /// Options, book or table errors (as the other commands report them), an
 /// address that cannot be listened on, a runtime that cannot start.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &ServeArgs,
     engine: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
     let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
-    let works = solver::workers::<W, H>(engine, threads)?;
+    let works = solver::workers::<W, H, B>(engine, threads)?;
     let queue = usize::try_from(args.queue).unwrap_or(usize::MAX);
     let metrics = Arc::new(Metrics::new());
     let app = Arc::new(App {
@@ -109,7 +110,7 @@ pub fn run<const W: usize, const H: usize>(
         cache: Arc::new(Cache::new(args.cache)),
         flights: Arc::default(),
         metrics: metrics.clone(),
-        parse: solver::parse::<W, H>,
+        parse: solver::parse::<W, H, B>,
         timeout: Duration::from_secs(args.timeout),
         width: W,
         height: H,

@@ -3,6 +3,7 @@
 //! building the solver threads' searches, and one analysis. The rest of the
 //! server knows only [`Parsed`], [`Task`] and the library's [`Answer`].
 
+use c4solver::BookWord;
 use c4solver::parse_pos;
 use c4solver::{Mode, Solver, StopFlag};
 
@@ -17,11 +18,11 @@ use crate::cli::engine;
 ///
 /// # Errors
 /// The command line's message for the line, without its `line N: ` prefix.
-pub fn parse<const W: usize, const H: usize>(pos: &[u8]) -> Result<Parsed, String> {
-    let q = parse_pos::<W, H>(pos).map_err(|e| e.to_string())?;
+pub fn parse<const W: usize, const H: usize, B: BookWord>(pos: &[u8]) -> Result<Parsed, String> {
+    let q = parse_pos::<W, H, B>(pos).map_err(|e| e.to_string())?;
     Ok(Parsed {
         moves: q.moves.to_string(),
-        key: q.position.key(),
+        key: q.position.key().to_u128(),
         position: Position::new(q.position),
     })
 }
@@ -32,11 +33,11 @@ pub fn parse<const W: usize, const H: usize>(pos: &[u8]) -> Result<Parsed, Strin
 ///
 /// # Errors
 /// The command line's messages for options, book files and tables.
-pub fn workers<const W: usize, const H: usize>(
+pub fn workers<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
     threads: usize,
 ) -> anyhow::Result<Vec<Work>> {
-    let make = engine::workers::<W, H>(engine, "serve", false, threads, &StopFlag::new())?;
+    let make = engine::workers::<W, H, B>(engine, "serve", false, threads, &StopFlag::new())?;
     (0..threads)
         .map(|i| {
             let mut solver = make(i)?.state;
@@ -49,15 +50,15 @@ pub fn workers<const W: usize, const H: usize>(
 
 /// The analysis of one task; [`Failure::Stopped`] if `stop` was set before it
 /// ended.
-fn analyze<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
+fn analyze<const W: usize, const H: usize, B: BookWord>(
+    solver: &mut Solver<W, H, B>,
     task: &Task,
     stop: &StopFlag,
 ) -> Result<Answer, Failure> {
     solver.set_stop_flag(stop.clone());
     let pos = task
         .position
-        .board::<W, H>()
+        .board::<W, H, B>()
         .ok_or_else(|| Failure::Failed(format!("the position is not one of the {W}x{H} board")))?;
     let mode = if task.weak { Mode::Weak } else { Mode::Strong };
     solver

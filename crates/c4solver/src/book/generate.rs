@@ -489,7 +489,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             keep_table: true,
             ..self.options.config
         };
-        config.check::<W, H>()?;
+        config.check::<W, H, u64>()?;
         let mut file = OpenOptions::new()
             .append(true)
             .open(&self.checkpoint)

@@ -2,9 +2,11 @@
 //! [`KnownScores`] questions, and a solver with a book is built here, so that the
 //! search never imports the book.
 
+use std::path::Path;
 use std::sync::Arc;
 
-use super::Book;
+use super::{Book, BookError};
+use crate::bits::Bits;
 use crate::position::Board;
 use crate::solver::{Config, KnownScores, Solver};
 use crate::table::TableError;
@@ -19,7 +21,62 @@ impl<const W: usize, const H: usize> KnownScores<W, H> for Book<W, H> {
     }
 }
 
-impl<const W: usize, const H: usize> Solver<W, H> {
+/// The bitboard words and their opening books: the books keep the 64-bit word
+/// (their keys and files), so a board over 64 bits has none. Code generic over
+/// the word reaches the books through this trait, which never builds a book of a
+/// wide board.
+pub trait BookWord: Bits {
+    /// `book` as what a solver of this word answers from (`None` over 64 bits).
+    fn known<const W: usize, const H: usize>(
+        book: Book<W, H>,
+    ) -> Option<Arc<dyn KnownScores<W, H, Self>>>;
+
+    /// [`Book::builtin`] (`None` over 64 bits).
+    fn builtin<const W: usize, const H: usize>() -> Option<Book<W, H>>;
+
+    /// [`Book::read`].
+    ///
+    /// # Errors
+    /// As [`Book::read`]; [`BookError::Wide`] over 64 bits.
+    fn read<const W: usize, const H: usize>(path: &Path) -> Result<Book<W, H>, BookError>;
+}
+
+impl BookWord for u64 {
+    fn known<const W: usize, const H: usize>(
+        book: Book<W, H>,
+    ) -> Option<Arc<dyn KnownScores<W, H, Self>>> {
+        Some(Arc::new(book))
+    }
+
+    fn builtin<const W: usize, const H: usize>() -> Option<Book<W, H>> {
+        Book::builtin()
+    }
+
+    fn read<const W: usize, const H: usize>(path: &Path) -> Result<Book<W, H>, BookError> {
+        Book::read(path)
+    }
+}
+
+impl BookWord for u128 {
+    fn known<const W: usize, const H: usize>(
+        _book: Book<W, H>,
+    ) -> Option<Arc<dyn KnownScores<W, H, Self>>> {
+        None
+    }
+
+    fn builtin<const W: usize, const H: usize>() -> Option<Book<W, H>> {
+        None
+    }
+
+    fn read<const W: usize, const H: usize>(_path: &Path) -> Result<Book<W, H>, BookError> {
+        Err(BookError::Wide {
+            width: W,
+            height: H,
+        })
+    }
+}
+
+impl<const W: usize, const H: usize, B: BookWord> Solver<W, H, B> {
     /// A solver of `config` that answers from the board's built-in opening book
     /// ([`Book::builtin`]; 7x6 only, none on the other sizes) before it searches:
     /// what the command line, the Python package and the server use by default.
@@ -29,14 +86,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// As [`Solver::new`].
     pub fn with_builtin_book(config: Config) -> Result<Self, TableError> {
         let mut solver = Self::new(config)?;
-        solver.set_book(Book::builtin());
+        solver.set_book(B::builtin());
         Ok(solver)
     }
 
     /// Answers from `book` (a whole book: see [`Book::read`]) before searching, or
     /// from no book at all with `None`.
     pub fn set_book(&mut self, book: Option<Book<W, H>>) {
-        self.set_known_scores(book.map(|b| Arc::new(b) as Arc<dyn KnownScores<W, H>>));
+        self.set_known_scores(book.and_then(B::known));
     }
 
     /// The depth of the opening book the solver answers from

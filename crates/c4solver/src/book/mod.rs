@@ -45,6 +45,7 @@
 mod export;
 mod generate;
 mod known;
+pub use known::BookWord;
 mod layers;
 pub mod shard;
 mod v2;
@@ -120,6 +121,17 @@ pub enum BookError {
         want_width: usize,
         /// The board asked for.
         want_height: usize,
+    },
+    /// A board over 64 bits: the books keep the 64-bit word.
+    #[error(
+        "opening books are for boards of up to 64 bits: {width}x{height} has {}",
+        width * (height + 1)
+    )]
+    Wide {
+        /// The board's width.
+        width: usize,
+        /// The board's height.
+        height: usize,
     },
     /// A header field out of range.
     #[error("corrupt book header: {0}")]

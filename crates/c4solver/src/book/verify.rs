@@ -140,7 +140,7 @@ pub fn resolve<const W: usize, const H: usize>(
     stop: &StopFlag,
     each: &(dyn Fn(Checked) + Sync),
 ) -> Result<(), GenerateError> {
-    config.check::<W, H>()?;
+    config.check::<W, H, u64>()?;
     let make = |_| -> Result<_, GenerateError> {
         let mut solver = Solver::<W, H>::new(config)?;
         solver.set_stop_flag(stop.clone());

@@ -3,6 +3,7 @@
 use std::ops::Deref;
 
 use super::{Board, MoveError};
+use crate::bits::Bits;
 
 /// A position in which neither side holds four in a row, so that it has a score
 /// (a full board without four scores 0): what the solver's `_playable` methods take,
@@ -21,11 +22,11 @@ use super::{Board, MoveError};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Playable<const W: usize, const H: usize>(Board<W, H>);
+pub struct Playable<const W: usize, const H: usize, B = u64>(Board<W, H, B>);
 
-impl<const W: usize, const H: usize> Playable<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Playable<W, H, B> {
     /// `board`, if neither side holds four in a row in it.
-    pub fn new(board: Board<W, H>) -> Option<Self> {
+    pub fn new(board: Board<W, H, B>) -> Option<Self> {
         (!board.has_four()).then_some(Playable(board))
     }
 
@@ -42,33 +43,33 @@ impl<const W: usize, const H: usize> Playable<W, H> {
 
     /// The position of `key` ([`Board::from_key`]), if it is one and nobody has
     /// won in it.
-    pub fn from_key(key: u64) -> Option<Self> {
+    pub fn from_key(key: B) -> Option<Self> {
         Board::from_key(key).and_then(Self::new)
     }
 
     /// `board`, which the caller knows holds no four in a row (a child reached by
     /// a move that does not win).
-    pub(crate) fn trusted(board: Board<W, H>) -> Self {
+    pub(crate) fn trusted(board: Board<W, H, B>) -> Self {
         debug_assert!(!board.has_four());
         Playable(board)
     }
 
     /// The board.
-    pub const fn board(&self) -> &Board<W, H> {
+    pub const fn board(&self) -> &Board<W, H, B> {
         &self.0
     }
 }
 
-impl<const W: usize, const H: usize> Deref for Playable<W, H> {
-    type Target = Board<W, H>;
+impl<const W: usize, const H: usize, B: Bits> Deref for Playable<W, H, B> {
+    type Target = Board<W, H, B>;
 
-    fn deref(&self) -> &Board<W, H> {
+    fn deref(&self) -> &Board<W, H, B> {
         &self.0
     }
 }
 
-impl<const W: usize, const H: usize> From<Playable<W, H>> for Board<W, H> {
-    fn from(p: Playable<W, H>) -> Self {
+impl<const W: usize, const H: usize, B: Bits> From<Playable<W, H, B>> for Board<W, H, B> {
+    fn from(p: Playable<W, H, B>) -> Self {
         p.0
     }
 }

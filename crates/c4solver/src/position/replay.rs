@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 
 use super::Board;
+use crate::bits::Bits;
 
 /// Why stones cannot be the board of a game. Columns are 1-based and rows count
 /// from the bottom, 1-based, as the board is drawn.
@@ -64,7 +65,7 @@ pub enum StonesError {
     Unreachable,
 }
 
-impl<const W: usize, const H: usize> Board<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
     /// A game that reaches the board holding `first`'s stones for the first
     /// player and `second`'s for the second (bitboards in the layout above): the
     /// 0-based columns played from the empty board, the first player first, with
@@ -86,12 +87,12 @@ impl<const W: usize, const H: usize> Board<W, H> {
     ///
     /// # Errors
     /// The reason the stones cannot be the board of a game ([`StonesError`]).
-    pub fn move_order(first: u64, second: u64) -> Result<Vec<usize>, StonesError> {
+    pub fn move_order(first: B, second: B) -> Result<Vec<usize>, StonesError> {
         let mask = first | second;
-        if first & second != 0 {
+        if first & second != B::ZERO {
             return Err(StonesError::Overlap);
         }
-        if mask & !Self::BOARD_MASK != 0 {
+        if mask & !Self::board() != B::ZERO {
             return Err(StonesError::Outside);
         }
         Self::no_floating_stone(mask)?;
@@ -132,9 +133,9 @@ impl<const W: usize, const H: usize> Board<W, H> {
     }
 
     /// Refuses a column whose stones do not lie on one another from the bottom.
-    fn no_floating_stone(mask: u64) -> Result<(), StonesError> {
+    fn no_floating_stone(mask: B) -> Result<(), StonesError> {
         for col in 0..W {
-            let v = (mask >> (col * (H + 1))) & ((1u64 << H) - 1);
+            let v = (mask >> (col * (H + 1))).to_u128() & ((1u128 << H) - 1);
             if v & (v + 1) != 0 {
                 let empty = v.trailing_ones();
                 let row = (v >> empty).trailing_zeros() + empty;
@@ -149,20 +150,21 @@ impl<const W: usize, const H: usize> Board<W, H> {
 
     /// The top stones of the columns of `mask` that belong to `stones`, one bit
     /// each.
-    fn tops(mask: u64, stones: u64) -> impl Iterator<Item = u64> {
+    fn tops(mask: B, stones: B) -> impl Iterator<Item = B> {
         (0..W).filter_map(move |col| {
-            let v = (mask >> (col * (H + 1))) & ((1u64 << H) - 1);
-            let top = (v != 0).then(|| 1u64 << (col * (H + 1) + 63 - v.leading_zeros() as usize));
-            top.filter(|t| t & stones != 0)
+            let v = (mask >> (col * (H + 1))).to_u128() & ((1u128 << H) - 1);
+            let top =
+                (v != 0).then(|| B::ONE << (col * (H + 1) + 127 - v.leading_zeros() as usize));
+            top.filter(|&t| t & stones != B::ZERO)
         })
     }
 
     /// Takes back moves from the board of `last` (who moved last) and `other`
     /// down to the empty board, pushing their columns last first; false if no
     /// order works. `dead_ends` holds the boards already found to lead nowhere.
-    fn unplay(last: u64, other: u64, dead_ends: &mut HashSet<u64>, order: &mut Vec<usize>) -> bool {
+    fn unplay(last: B, other: B, dead_ends: &mut HashSet<B>, order: &mut Vec<usize>) -> bool {
         let mask = last | other;
-        if mask == 0 {
+        if mask == B::ZERO {
             return true;
         }
         for top in Self::tops(mask, last) {
@@ -235,6 +237,31 @@ mod tests {
             let (first, second) = stones(&moves);
             let order = Position::move_order(first, second).unwrap();
             assert_eq!(replay(&order), b, "{moves}");
+        }
+    }
+
+    #[test]
+    fn random_games_on_8x8_are_reached_again() {
+        // 72 bits: the stones above bit 63 are replayed as well as the others.
+        type Board8x8 = Board<8, 8, u128>;
+        let mut rng = ChaCha8Rng::seed_from_u64(48);
+        for _ in 0..500 {
+            let mut b = Board8x8::new();
+            let plies = rng.random_range(0..=64);
+            while b.moves_played() < plies && !b.has_four() {
+                let playable: Vec<usize> = (0..8).filter(|&c| b.can_play(c)).collect();
+                b.play_col(playable[rng.random_range(0..playable.len())]);
+            }
+            let (mine, theirs) = (b.current(), b.current() ^ b.mask());
+            let (first, second) = if b.moves_played().is_multiple_of(2) {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            let order = Board8x8::move_order(first, second).unwrap();
+            let mut again = Board8x8::new();
+            order.iter().for_each(|&c| again.play_col(c));
+            assert_eq!(again, b);
         }
     }
 

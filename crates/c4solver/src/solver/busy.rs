@@ -28,6 +28,7 @@
 // Public for the `research` feature's internals (lib.rs), crate-wide without it.
 #![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
+use crate::bits::Bits;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use crate::table::TableError;
@@ -87,15 +88,17 @@ impl Busy {
     /// Precondition: `key != 0` (the empty board, the only position of key 0, is
     /// never anyone's child).
     #[inline]
-    pub fn is_busy(&self, key: u64) -> bool {
-        debug_assert_ne!(key, 0);
+    pub fn is_busy<K: Bits>(&self, key: K) -> bool {
+        debug_assert_ne!(key, K::ZERO);
+        let key = fold(key);
         self.slot(key).load(Relaxed) == key
     }
 
     /// Marks `key` as searched by the calling thread, if its slot is free; returns
     /// whether it did (then [`Busy::leave`] must follow). Key 0 is never marked.
     #[inline]
-    pub fn enter(&self, key: u64) -> bool {
+    pub fn enter<K: Bits>(&self, key: K) -> bool {
+        let key = fold(key);
         key != 0
             && self
                 .slot(key)
@@ -105,9 +108,17 @@ impl Busy {
 
     /// Frees the mark that [`Busy::enter`] set for `key`.
     #[inline]
-    pub fn leave(&self, key: u64) {
+    pub fn leave<K: Bits>(&self, key: K) {
+        let key = fold(key);
         let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
     }
+}
+
+/// The key in one word: itself on a 64-bit board; on a wider one, its two halves
+/// mixed (two keys may then share a mark, which only changes the order of moves).
+#[inline(always)]
+fn fold<K: Bits>(key: K) -> u64 {
+    key.low_u64() ^ key.high_u64().rotate_left(32)
 }
 
 #[cfg(test)]
@@ -117,7 +128,7 @@ mod tests {
     #[test]
     fn a_mark_is_seen_until_left() {
         let busy = Busy::new().unwrap();
-        let key = 0x1234_5678;
+        let key = 0x1234_5678u64;
         assert!(!busy.is_busy(key));
         assert!(busy.enter(key));
         assert!(busy.is_busy(key));
@@ -142,7 +153,7 @@ mod tests {
     #[test]
     fn the_empty_board_is_never_marked() {
         let busy = Busy::new().unwrap();
-        assert!(!busy.enter(0));
+        assert!(!busy.enter(0u64));
     }
 
     #[test]

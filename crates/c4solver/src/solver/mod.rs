@@ -17,6 +17,7 @@ pub(crate) mod research;
 pub(crate) mod stop;
 pub(crate) mod tuned;
 
+use crate::bits::Bits;
 use std::sync::Arc;
 use std::time::Duration;
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
@@ -158,7 +159,7 @@ impl Config {
     ///
     /// # Errors
     /// The [`TableError`] that [`Solver::new`] would return.
-    pub fn check<const W: usize, const H: usize>(&self) -> Result<(), TableError> {
+    pub fn check<const W: usize, const H: usize, B: Bits>(&self) -> Result<(), TableError> {
         #[cfg(feature = "research")]
         if !self.any_size() {
             return research::check::<W, H>(self);
@@ -307,9 +308,9 @@ impl From<Stopped> for SolveError {
 
 /// `pos` as a [`Playable`] position, or [`SolveError::GameOver`]: the check of
 /// every method that takes a [`Board`].
-pub(crate) fn playable<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-) -> Result<Playable<W, H>, SolveError> {
+pub(crate) fn playable<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+) -> Result<Playable<W, H, B>, SolveError> {
     Playable::new(*pos).ok_or(SolveError::GameOver)
 }
 
@@ -325,22 +326,22 @@ pub struct Solution {
 }
 
 #[derive(Debug)]
-enum Engine<const W: usize, const H: usize> {
-    Reference(Reference<W, H, UpperTable>),
+enum Engine<const W: usize, const H: usize, B: Bits> {
+    Reference(Reference<W, H, B, UpperTable>),
     /// The tuned search with its compact table.
-    Tuned(Tuned<W, H>),
+    Tuned(Tuned<W, H, B>),
     /// Either search with any other table design or with statistics (research);
     /// the one virtual call per position keeps the dispatch out of the search.
     #[cfg(feature = "research")]
-    Tables(Box<dyn research::TableSearch<W, H>>),
+    Tables(Box<dyn research::TableSearch<W, H, B>>),
     /// The tuned search over a shared compact table: on several threads, or on
     /// one with 8-byte entries (below 63 MB on 7x6) or on a board other than 7x6.
-    Team(Box<dyn TeamEngine<W, H>>),
+    Team(Box<dyn TeamEngine<W, H, B>>),
 }
 
 /// A [`TeamSearch`] without its table layout, with what it takes to build another.
-trait TeamEngine<const W: usize, const H: usize>: std::fmt::Debug + Send {
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64);
+trait TeamEngine<const W: usize, const H: usize, B: Bits>: std::fmt::Debug + Send {
+    fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64);
     fn clear(&mut self);
     fn prefault(&mut self);
     fn set_stop_flag(&mut self, flag: StopFlag);
@@ -348,19 +349,21 @@ trait TeamEngine<const W: usize, const H: usize>: std::fmt::Debug + Send {
     fn helper(&self) -> Helper;
     fn threads(&self) -> usize;
     /// The same search with a table of its own, empty, and threads of its own.
-    fn try_clone(&self) -> Result<Box<dyn TeamEngine<W, H>>, TableError>;
+    fn try_clone(&self) -> Result<Box<dyn TeamEngine<W, H, B>>, TableError>;
 }
 
 /// A [`TeamSearch`] over a shared table of layout `L`, with its configuration.
 #[derive(Debug)]
-struct TeamBox<const W: usize, const H: usize, L: Layout> {
-    search: TeamSearch<W, H, SharedTable<L>>,
+struct TeamBox<const W: usize, const H: usize, B: Bits, L: Layout> {
+    search: TeamSearch<W, H, B, SharedTable<L>>,
     config: Config,
     helpers: usize,
 }
 
-impl<const W: usize, const H: usize, L: Layout> TeamEngine<W, H> for TeamBox<W, H, L> {
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+impl<const W: usize, const H: usize, B: Bits, L: Layout> TeamEngine<W, H, B>
+    for TeamBox<W, H, B, L>
+{
+    fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64) {
         self.search.search(pos, alpha, beta)
     }
     fn clear(&mut self) {
@@ -381,21 +384,21 @@ impl<const W: usize, const H: usize, L: Layout> TeamEngine<W, H> for TeamBox<W, 
     fn threads(&self) -> usize {
         self.search.threads()
     }
-    fn try_clone(&self) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
-        team::<W, H>(&self.config, self.helpers)
+    fn try_clone(&self) -> Result<Box<dyn TeamEngine<W, H, B>>, TableError> {
+        team::<W, H, B>(&self.config, self.helpers)
     }
 }
 
 /// The tuned search of `config` over a shared compact table (4-byte entries where
 /// their partial key is exact, 8-byte ones below), with `helpers` threads of its own.
-fn team<const W: usize, const H: usize>(
+fn team<const W: usize, const H: usize, B: Bits>(
     config: &Config,
     helpers: usize,
-) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
-    fn build<const W: usize, const H: usize, L: Layout>(
+) -> Result<Box<dyn TeamEngine<W, H, B>>, TableError> {
+    fn build<const W: usize, const H: usize, B: Bits, L: Layout>(
         config: &Config,
         helpers: usize,
-    ) -> Result<Box<dyn TeamEngine<W, H>>, TableError> {
+    ) -> Result<Box<dyn TeamEngine<W, H, B>>, TableError> {
         let table = SharedTable::<L>::for_board::<W, H>(config.table_mb)?;
         let search = TeamSearch::new(table, helpers, JOIN_AFTER)?;
         Ok(Box::new(TeamBox {
@@ -405,9 +408,9 @@ fn team<const W: usize, const H: usize>(
         }))
     }
     if narrow_fits::<W, H>(config.table_mb) {
-        build::<W, H, Narrow>(config, helpers)
+        build::<W, H, B, Narrow>(config, helpers)
     } else {
-        build::<W, H, Wide>(config, helpers)
+        build::<W, H, B, Wide>(config, helpers)
     }
 }
 
@@ -431,19 +434,19 @@ fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
 /// [`Solver::best_moves`], [`Solver::principal_variation_of`]) in `analysis.rs`;
 /// and [`Solver::answer`] in `answer.rs`.
 #[derive(Debug)]
-pub struct Solver<const W: usize, const H: usize> {
+pub struct Solver<const W: usize, const H: usize, B: Bits = u64> {
     config: Config,
-    engine: Engine<W, H>,
+    engine: Engine<W, H, B>,
     stats: Option<TableStats>,
     stop: StopFlag,
     /// Asked before each search (`None`: search everything).
-    known: Option<Arc<dyn KnownScores<W, H>>>,
+    known: Option<Arc<dyn KnownScores<W, H, B>>>,
 }
 
 /// The solver for the standard 7x6 board.
 pub type Solver7x6 = Solver<7, 6>;
 
-impl<const W: usize, const H: usize> Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// Creates a solver, allocating its table (and starting its helper threads if
     /// [`Config::is_parallel`]).
     ///
@@ -457,26 +460,26 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// The [`TableError`] of [`Config::check`], or an allocation or thread that
     /// cannot be had.
     pub fn new(config: Config) -> Result<Self, TableError> {
-        config.check::<W, H>()?;
+        config.check::<W, H, B>()?;
         // A constant condition first: the research engines are not even compiled for
         // the other sizes (`check` refused their configurations there).
         #[cfg(feature = "research")]
         if Self::STANDARD && !config.any_size() {
-            let engine = Engine::Tables(research::engine::<W, H>(&config)?);
+            let engine = Engine::Tables(research::engine::<W, H, B>(&config)?);
             return Ok(Self::with_engine(config, engine));
         }
         let mb = config.table_mb;
         let engine = match config.kind {
             SolverKind::Reference => Engine::Reference(Reference::new(UpperTable::for_board(
                 mb,
-                Board::<W, H>::MIN_SCORE,
+                Board::<W, H, B>::MIN_SCORE,
             )?)),
             SolverKind::Tuned
                 if Self::STANDARD && config.threads <= 1 && narrow_fits::<W, H>(mb) =>
             {
                 Engine::Tuned(Tuned::new(CompactTable::for_board::<W, H>(mb)?)?)
             }
-            SolverKind::Tuned => Engine::Team(team::<W, H>(&config, config.threads.max(1) - 1)?),
+            SolverKind::Tuned => Engine::Team(team::<W, H, B>(&config, config.threads.max(1) - 1)?),
         };
         Ok(Self::with_engine(config, engine))
     }
@@ -513,11 +516,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if !config.can_share() {
             return Self::new(config);
         }
-        let engine = Engine::Team(team::<W, H>(&config, 0)?);
+        let engine = Engine::Team(team::<W, H, B>(&config, 0)?);
         Ok(Self::with_engine(config, engine))
     }
 
-    fn with_engine(config: Config, engine: Engine<W, H>) -> Self {
+    fn with_engine(config: Config, engine: Engine<W, H, B>) -> Self {
         Solver {
             config,
             engine,
@@ -548,12 +551,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// Asks `known` for the score of each position before searching it (`None`:
     /// search every position).
-    pub fn set_known_scores(&mut self, known: Option<Arc<dyn KnownScores<W, H>>>) {
+    pub fn set_known_scores(&mut self, known: Option<Arc<dyn KnownScores<W, H, B>>>) {
         self.known = known;
     }
 
     /// The known scores asked before each search, if any.
-    pub fn known_scores(&self) -> Option<&dyn KnownScores<W, H>> {
+    pub fn known_scores(&self) -> Option<&dyn KnownScores<W, H, B>> {
         self.known.as_deref()
     }
 
@@ -623,7 +626,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`SolveError::GameOver`] if a side already holds four in a row (a position
     /// built with [`Board::play_col`] may; [`Board::parse`] refuses them), and
     /// [`SolveError::Stopped`] if the [`StopFlag`] was set.
-    pub fn solve(&mut self, pos: &Board<W, H>, mode: Mode) -> Result<Solution, SolveError> {
+    pub fn solve(&mut self, pos: &Board<W, H, B>, mode: Mode) -> Result<Solution, SolveError> {
         let pos = playable(pos)?;
         Ok(self.solve_playable(&pos, mode)?)
     }
@@ -635,7 +638,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`Stopped`] if the [`StopFlag`] was set.
     pub fn solve_playable(
         &mut self,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         mode: Mode,
     ) -> Result<Solution, Stopped> {
         let half = (W * H / 2) as i32;
@@ -668,7 +671,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// As [`Solver::solve`].
     pub fn solve_window(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, SolveError> {
@@ -685,7 +688,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`Stopped`] if the [`StopFlag`] was set.
     pub fn solve_window_playable(
         &mut self,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, Stopped> {
@@ -698,7 +701,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The known score of `pos`, clamped to the window, if there is one.
-    fn known_answer(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> Option<Solution> {
+    fn known_answer(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> Option<Solution> {
         let known = self.known.as_deref()?;
         let start = Instant::now();
         let score = known.known_score(pos)?;
@@ -740,7 +743,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// As [`Solver::solve`].
     pub fn search_window(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, SolveError> {
@@ -757,7 +760,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// [`Stopped`] if the [`StopFlag`] was set.
     pub fn search_window_playable(
         &mut self,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, Stopped> {
@@ -772,7 +775,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// have been made: the engine's search over the table as it is.
     pub(crate) fn search(
         &mut self,
-        pos: &Playable<W, H>,
+        pos: &Playable<W, H, B>,
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, Stopped> {
@@ -865,14 +868,14 @@ mod tests {
 
     #[test]
     fn configurations_are_checked_without_allocating() {
-        assert!(Config::tuned().check::<7, 6>().is_ok());
+        assert!(Config::tuned().check::<7, 6, u64>().is_ok());
         // Below 63 MB the compact table takes 8-byte entries instead of refusing.
         for mb in [1, 8, 62] {
             let small = Config {
                 table_mb: mb,
                 ..Config::tuned()
             };
-            assert!(small.check::<7, 6>().is_ok());
+            assert!(small.check::<7, 6, u64>().is_ok());
         }
         #[cfg(feature = "research")]
         {
@@ -881,10 +884,10 @@ mod tests {
                 ..Config::tuned()
             }
             .with_table(TableKind::Bounds(ReplaceKind::Bucket(DepthKind::Cells)));
-            assert!(bounds.check::<7, 6>().is_ok());
+            assert!(bounds.check::<7, 6, u64>().is_ok());
             assert!(Solver7x6::new(bounds).is_ok());
             assert!(matches!(
-                bounds.check::<6, 5>(),
+                bounds.check::<6, 5, u64>(),
                 Err(TableError::StandardBoardOnly { .. })
             ));
         }
@@ -893,7 +896,7 @@ mod tests {
                 table_mb: 0,
                 ..Config::reference()
             }
-            .check::<7, 6>(),
+            .check::<7, 6, u64>(),
             Err(TableError::TooSmall { mb: 0 })
         );
     }

@@ -29,6 +29,7 @@
 // Public for the `research` feature's internals (lib.rs), crate-wide without it.
 #![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
+use crate::bits::Bits;
 use std::fmt::Debug;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -50,8 +51,8 @@ pub(crate) const JOIN_AFTER: Duration = Duration::from_millis(1);
 
 /// The root being searched.
 #[derive(Clone, Debug)]
-struct Job<const W: usize, const H: usize> {
-    pos: Board<W, H>,
+struct Job<const W: usize, const H: usize, B: Bits> {
+    pos: Board<W, H, B>,
     alpha: i32,
     beta: i32,
     started: Instant,
@@ -60,8 +61,8 @@ struct Job<const W: usize, const H: usize> {
 }
 
 #[derive(Debug)]
-struct State<const W: usize, const H: usize> {
-    job: Option<Job<W, H>>,
+struct State<const W: usize, const H: usize, B: Bits> {
+    job: Option<Job<W, H, B>>,
     /// Helpers searching the job now.
     active: usize,
     /// Nodes of each helper that left the job, in the order they left.
@@ -73,31 +74,31 @@ struct State<const W: usize, const H: usize> {
 
 /// What the owner and its helpers share.
 #[derive(Debug)]
-struct Team<const W: usize, const H: usize, T> {
+struct Team<const W: usize, const H: usize, B: Bits, T> {
     /// A handle on the shared table, cloned for each helper.
     handle: T,
     /// The marks of the nodes the threads are searching.
     busy: Arc<Busy>,
     /// Searches of helpers that left, kept for the next join: a helper reuses one
     /// instead of allocating a near table (2 MB) per join.
-    spares: Mutex<Vec<Tuned<W, H, T>>>,
-    state: Mutex<State<W, H>>,
+    spares: Mutex<Vec<Tuned<W, H, B, T>>>,
+    state: Mutex<State<W, H, B>>,
     changed: Condvar,
 }
 
-impl<const W: usize, const H: usize, T> Team<W, H, T>
+impl<const W: usize, const H: usize, B: Bits, T> Team<W, H, B, T>
 where
     T: Share + Debug + Send + Sync + 'static,
 {
-    fn lock(&self) -> MutexGuard<'_, State<W, H>> {
+    fn lock(&self) -> MutexGuard<'_, State<W, H, B>> {
         // A helper that panicked cannot leave the state inconsistent: each change
         // is made whole under the lock.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// One more thread's search over the shared table, with a near table of its own.
-    fn searcher(&self) -> Result<Tuned<W, H, T>, TableError> {
-        let mut t = Tuned::<W, H, T>::new(self.handle.share())?;
+    fn searcher(&self) -> Result<Tuned<W, H, B, T>, TableError> {
+        let mut t = Tuned::<W, H, B, T>::new(self.handle.share())?;
         t.set_busy(self.busy.clone());
         Ok(t)
     }
@@ -182,7 +183,7 @@ trait Join: Send + Sync {
     fn help(&self, delay: Duration, wait: bool) -> bool;
 }
 
-impl<const W: usize, const H: usize, T> Join for Team<W, H, T>
+impl<const W: usize, const H: usize, B: Bits, T> Join for Team<W, H, B, T>
 where
     T: Share + Debug + Send + Sync + 'static,
 {
@@ -204,12 +205,12 @@ impl Helper {
 /// The tuned search of one root by the calling thread and its helpers over one
 /// shared table `T` (a [`SharedTable`](crate::table::SharedTable)).
 #[derive(Debug)]
-pub struct TeamSearch<const W: usize, const H: usize, T>
+pub struct TeamSearch<const W: usize, const H: usize, B: Bits, T>
 where
     T: Share + Debug + Send + Sync + 'static,
 {
-    team: Arc<Team<W, H, T>>,
-    own: Tuned<W, H, T>,
+    team: Arc<Team<W, H, B, T>>,
+    own: Tuned<W, H, B, T>,
     /// The caller's flag; each search polls a child of it.
     user: StopFlag,
     threads: Vec<JoinHandle<()>>,
@@ -218,7 +219,7 @@ where
     last_nodes: Vec<u64>,
 }
 
-impl<const W: usize, const H: usize, T> TeamSearch<W, H, T>
+impl<const W: usize, const H: usize, B: Bits, T> TeamSearch<W, H, B, T>
 where
     T: Share + Debug + Send + Sync + 'static,
 {
@@ -335,7 +336,7 @@ where
 
     /// Searches `pos` in `[alpha, beta]` with every thread that joins, and returns
     /// the score ([`Tuned::search`]'s) with the nodes of all threads.
-    pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+    pub fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64) {
         let flag = self.user.child();
         self.own.set_stop_flag(flag.clone());
         {
@@ -378,7 +379,7 @@ where
     }
 }
 
-impl<const W: usize, const H: usize, T> Drop for TeamSearch<W, H, T>
+impl<const W: usize, const H: usize, B: Bits, T> Drop for TeamSearch<W, H, B, T>
 where
     T: Share + Debug + Send + Sync + 'static,
 {
@@ -397,7 +398,7 @@ mod tests {
     use crate::position::Position;
     use crate::table::{Narrow, SharedTable, Wide};
 
-    fn team(mb: usize, helpers: usize) -> TeamSearch<7, 6, SharedTable<Narrow>> {
+    fn team(mb: usize, helpers: usize) -> TeamSearch<7, 6, u64, SharedTable<Narrow>> {
         let table = SharedTable::for_board::<7, 6>(mb).unwrap();
         TeamSearch::new(table, helpers, Duration::ZERO).unwrap()
     }
@@ -438,7 +439,7 @@ mod tests {
     fn a_lent_thread_joins_and_its_nodes_count() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let table = SharedTable::<Wide>::for_board::<7, 6>(4).unwrap();
-        let mut t = TeamSearch::<7, 6, _>::new(table, 0, Duration::ZERO).unwrap();
+        let mut t = TeamSearch::<7, 6, u64, _>::new(table, 0, Duration::ZERO).unwrap();
         let helper = t.helper();
         assert!(!helper.help(Duration::ZERO), "nothing to join");
         // A Begin-Easy position: millions of nodes, time for the lent thread to join.

@@ -20,11 +20,12 @@
 //! Every bound is checked against the reference search (which uses none of them)
 //! on random positions by the tests below.
 
+use crate::bits::Bits;
 use crate::position::Board;
 
 /// Rows `r` (`0..=h`) whose bit is set in the result when `(h - r) % 2 == parity`:
 /// a one-column pattern, to be multiplied by the bottom mask.
-const fn rows_with_parity(h: usize, parity: usize) -> u64 {
+const fn rows_with_parity(h: usize, parity: usize) -> u128 {
     let mut m = 0;
     let mut r = 0;
     while r <= h {
@@ -62,36 +63,38 @@ const fn rows_with_parity(h: usize, parity: usize) -> u64 {
 /// when they win at the latest). Even when the player's cells hold fours, a group
 /// of the opponent's sure cells below all of them wins (`aftereven_bound`).
 #[inline]
-pub(crate) fn claimeven_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+pub(crate) fn claimeven_bound<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+) -> Option<i32> {
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
     let mask = pos.mask();
-    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let empty = Board::<W, H, B>::board() & !mask;
     // The lowest empty cell of each odd column: either side may get it.
-    let contested = odd_column_bottoms::<W, H>(pos);
-    let own = pos.current() | (empty & player_rows::<W, H>());
-    claimeven_verdict::<W, H>(own, contested, pos.current() ^ mask, empty)
+    let contested = odd_column_bottoms::<W, H, B>(pos);
+    let own = pos.current() | (empty & player_rows::<W, H, B>());
+    claimeven_verdict::<W, H, B>(own, contested, pos.current() ^ mask, empty)
 }
 
 /// [`claimeven_bound`] from the sets it is made of: `own`, the player's stones and
 /// the empty cells of the player's rows; `contested`, the lowest cells of the odd
 /// columns; `their_stones`, the opponent's stones; and `empty`, the empty cells.
 #[inline]
-fn claimeven_verdict<const W: usize, const H: usize>(
-    own: u64,
-    contested: u64,
-    their_stones: u64,
-    empty: u64,
+fn claimeven_verdict<const W: usize, const H: usize, B: Bits>(
+    own: B,
+    contested: B,
+    their_stones: B,
+    empty: B,
 ) -> Option<i32> {
     // The opponent's sure cells: their stones and the empty cells of their rows
     // that are not contested.
-    let theirs = their_stones | (empty & !player_rows::<W, H>() & !contested);
-    if may_align_with_half::<W, H>(own, contested) {
-        return aftereven_bound::<W, H>(own, contested, theirs, empty, true);
+    let theirs = their_stones | (empty & !player_rows::<W, H, B>() & !contested);
+    if may_align_with_half::<W, H, B>(own, contested) {
+        return aftereven_bound::<W, H, B>(own, contested, theirs, empty, true);
     }
     // The player never wins; the opponent's groups may tell when they win.
-    Some(aftereven_bound::<W, H>(own, contested, theirs, empty, false).unwrap_or(0))
+    Some(aftereven_bound::<W, H, B>(own, contested, theirs, empty, false).unwrap_or(0))
 }
 
 /// Allis' *aftereven* within [`claimeven_bound`]: a group of the opponent (a four
@@ -120,43 +123,43 @@ fn claimeven_verdict<const W: usize, const H: usize>(
 /// are consecutive, so with all of them on the opponent's rows it has one, the
 /// lowest empty cell of its column, which is then an odd column's, contested.
 #[inline]
-fn aftereven_bound<const W: usize, const H: usize>(
-    own: u64,
-    contested: u64,
-    theirs: u64,
-    empty: u64,
+fn aftereven_bound<const W: usize, const H: usize, B: Bits>(
+    own: B,
+    contested: B,
+    theirs: B,
+    empty: B,
     player_may_align: bool,
 ) -> Option<i32> {
-    let h = H as u32;
-    let group_cells = empty & four_cells::<W, H>(theirs);
-    if group_cells == 0 {
+    let h = H;
+    let group_cells = empty & four_cells::<W, H, B>(theirs);
+    if group_cells == B::ZERO {
         return None;
     }
     // A four of the player's that avoids every cell above a group's empty cell
     // survives every group: the usual case, decided by one test.
-    if player_may_align && Board::<W, H>::alignment(own & !cells_above::<W, H>(group_cells)) {
+    if player_may_align && Board::<W, H, B>::alignment(own & !cells_above::<W, H, B>(group_cells)) {
         return None;
     }
     let mut best: Option<i32> = None;
     for s in [h + 1, h, h + 2] {
         let m = theirs & (theirs >> s);
         let mut starts = m & (m >> (2 * s));
-        while starts != 0 {
+        while starts != B::ZERO {
             let b = starts & starts.wrapping_neg();
-            starts &= starts - 1;
+            starts &= starts - B::ONE;
             let mut cells = empty & (b | (b << s) | (b << (2 * s)) | (b << (3 * s)));
-            if cells == 0 {
+            if cells == B::ZERO {
                 continue;
             }
             // `A_j` for each column (one empty cell per column: the group is not
             // vertical).
-            let mut aboves = [0u64; 4];
+            let mut aboves = [B::ZERO; 4];
             let mut k = 0;
             let mut a = u32::MAX;
-            while cells != 0 {
+            while cells != B::ZERO {
                 let t = cells & cells.wrapping_neg();
-                cells &= cells - 1;
-                aboves[k] = cells_above::<W, H>(t);
+                cells &= cells - B::ONE;
+                aboves[k] = cells_above::<W, H, B>(t);
                 a = a.min(aboves[k].count_ones());
                 k += 1;
             }
@@ -164,7 +167,7 @@ fn aftereven_bound<const W: usize, const H: usize>(
             if best.is_some_and(|b| b <= bound) {
                 continue;
             }
-            if !player_may_align || every_four_meets::<W, H>(own, contested, &aboves[..k]) {
+            if !player_may_align || every_four_meets::<W, H, B>(own, contested, &aboves[..k]) {
                 best = Some(bound);
             }
         }
@@ -177,15 +180,15 @@ fn aftereven_bound<const W: usize, const H: usize>(
 /// owner of `base`) so that, whichever cell of each pair the owner takes, every
 /// four of theirs meets every set of `aboves`.
 #[inline]
-fn every_four_meets<const W: usize, const H: usize>(
-    base: u64,
-    contested: u64,
-    aboves: &[u64],
+fn every_four_meets<const W: usize, const H: usize, B: Bits>(
+    base: B,
+    contested: B,
+    aboves: &[B],
 ) -> bool {
-    let meets = |cells: u64| {
+    let meets = |cells: B| {
         aboves
             .iter()
-            .all(|&above| !Board::<W, H>::alignment(cells & !above))
+            .all(|&above| !Board::<W, H, B>::alignment(cells & !above))
     };
     match contested.count_ones() {
         0 => meets(base),
@@ -198,9 +201,9 @@ fn every_four_meets<const W: usize, const H: usize>(
             let rest = contested ^ a;
             // `a`'s partner is each of the three others in turn.
             let mut others = rest;
-            while others != 0 {
+            while others != B::ZERO {
                 let partner = others & others.wrapping_neg();
-                others &= others - 1;
+                others &= others - B::ONE;
                 let pair = rest ^ partner;
                 let c = pair & pair.wrapping_neg();
                 let d = pair ^ c;
@@ -221,10 +224,10 @@ fn every_four_meets<const W: usize, const H: usize>(
 /// Every cell of every horizontal or diagonal four in `cells` (the opponent's
 /// groups in [`claimeven_bound`] are never vertical, see `aftereven_bound`).
 #[inline]
-const fn four_cells<const W: usize, const H: usize>(cells: u64) -> u64 {
-    let h = H as u32;
+fn four_cells<const W: usize, const H: usize, B: Bits>(cells: B) -> B {
+    let h = H;
     let shifts = [h + 1, h, h + 2];
-    let mut all = 0;
+    let mut all = B::ZERO;
     let mut k = 0;
     while k < 3 {
         let s = shifts[k];
@@ -242,10 +245,10 @@ const fn four_cells<const W: usize, const H: usize>(cells: u64) -> u64 {
 /// borrows only inside the field, up to its lowest set bit: `x ^ (x - 1)` then
 /// holds that bit and those below it, and its complement the cells above.
 #[inline]
-const fn cells_above<const W: usize, const H: usize>(cells: u64) -> u64 {
-    let bottom = Board::<W, H>::BOTTOM_MASK;
-    let x = (cells & Board::<W, H>::BOARD_MASK) | (bottom << H);
-    !(x ^ (x - bottom)) & Board::<W, H>::BOARD_MASK
+fn cells_above<const W: usize, const H: usize, B: Bits>(cells: B) -> B {
+    let bottom = Board::<W, H, B>::bottom();
+    let x = (cells & Board::<W, H, B>::board()) | (bottom << H);
+    !(x ^ (x - bottom)) & Board::<W, H, B>::board()
 }
 
 /// Whether the stones `base` and half of the cells `contested` may hold a four,
@@ -255,34 +258,35 @@ const fn cells_above<const W: usize, const H: usize>(cells: u64) -> u64 {
 /// contested cells (every matching is tried); beyond, an over-approximation (all
 /// of them).
 #[inline]
-const fn may_align_with_half<const W: usize, const H: usize>(base: u64, contested: u64) -> bool {
+fn may_align_with_half<const W: usize, const H: usize, B: Bits>(base: B, contested: B) -> bool {
     // `base` alone holds a four (the usual case when the bounds fail).
-    if Board::<W, H>::alignment(base) {
+    if Board::<W, H, B>::alignment(base) {
         return true;
     }
-    if !Board::<W, H>::alignment(base | contested) {
+    if !Board::<W, H, B>::alignment(base | contested) {
         return false;
     }
     match contested.count_ones() {
         2 => {
             let a = contested & contested.wrapping_neg();
-            Board::<W, H>::alignment(base | a) || Board::<W, H>::alignment(base | (contested ^ a))
+            Board::<W, H, B>::alignment(base | a)
+                || Board::<W, H, B>::alignment(base | (contested ^ a))
         }
         4 => {
             let a = contested & contested.wrapping_neg();
             let rest = contested ^ a;
             // `a`'s partner is each of the three others in turn.
             let mut others = rest;
-            while others != 0 {
+            while others != B::ZERO {
                 let partner = others & others.wrapping_neg();
-                others &= others - 1;
+                others &= others - B::ONE;
                 let pair = rest ^ partner;
                 let c = pair & pair.wrapping_neg();
                 let d = pair ^ c;
-                if !(Board::<W, H>::alignment(base | a | c)
-                    || Board::<W, H>::alignment(base | a | d)
-                    || Board::<W, H>::alignment(base | partner | c)
-                    || Board::<W, H>::alignment(base | partner | d))
+                if !(Board::<W, H, B>::alignment(base | a | c)
+                    || Board::<W, H, B>::alignment(base | a | d)
+                    || Board::<W, H, B>::alignment(base | partner | c)
+                    || Board::<W, H, B>::alignment(base | partner | d))
                 {
                     return false;
                 }
@@ -296,8 +300,8 @@ const fn may_align_with_half<const W: usize, const H: usize>(base: u64, conteste
 /// The cells of the rows at an odd distance below the top row (rows 0, 2, 4 on
 /// 7x6): the first player's rows in the [`claimeven_bound`] strategies.
 #[inline]
-pub(crate) const fn player_rows<const W: usize, const H: usize>() -> u64 {
-    Board::<W, H>::BOTTOM_MASK * rows_with_parity(H, 0)
+pub(crate) fn player_rows<const W: usize, const H: usize, B: Bits>() -> B {
+    Board::<W, H, B>::bottom() * B::from_u128(rows_with_parity(H, 0))
 }
 
 /// The lowest empty cell of each column that holds an odd number of empty cells
@@ -306,8 +310,8 @@ pub(crate) const fn player_rows<const W: usize, const H: usize>() -> u64 {
 /// exactly when `H - h` is even. So the odd columns' lowest cells are the playable
 /// cells off the player's rows.
 #[inline]
-const fn odd_column_bottoms<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
-    pos.possible() & !player_rows::<W, H>()
+fn odd_column_bottoms<const W: usize, const H: usize, B: Bits>(pos: &Board<W, H, B>) -> B {
+    pos.possible() & !player_rows::<W, H, B>()
 }
 
 /// A lower bound (a win) for the player to move from their *odd threat*
@@ -334,53 +338,55 @@ const fn odd_column_bottoms<const W: usize, const H: usize>(pos: &Board<W, H>) -
 /// the score is at least `(2 + a) / 2` with `a` cells above `t`. Returns the
 /// highest such bound, or `None`.
 #[inline]
-pub(crate) fn odd_threat_bound<const W: usize, const H: usize>(pos: &Board<W, H>) -> Option<i32> {
+pub(crate) fn odd_threat_bound<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+) -> Option<i32> {
     odd_threat_bound_with(pos, pos.winning_position())
 }
 
 /// [`odd_threat_bound`] given the player's winning cells `our_wins`
 /// (`pos.winning_position()`, `debug_assert!`ed).
 #[inline]
-pub(crate) fn odd_threat_bound_with<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    our_wins: u64,
+pub(crate) fn odd_threat_bound_with<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+    our_wins: B,
 ) -> Option<i32> {
     debug_assert_eq!(our_wins, pos.winning_position());
     if !(W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
     let mask = pos.mask();
-    let player_rows = player_rows::<W, H>();
+    let player_rows = player_rows::<W, H, B>();
     let threats = our_wins & player_rows;
-    if threats == 0 {
+    if threats == B::ZERO {
         return None;
     }
-    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let empty = Board::<W, H, B>::board() & !mask;
     let opponent = pos.current() ^ mask;
-    let bottoms = odd_column_bottoms::<W, H>(pos);
+    let bottoms = odd_column_bottoms::<W, H, B>(pos);
     let mut best = None;
-    for (t, col) in lowest_per_column::<W, H>(threats) {
+    for (t, col) in lowest_per_column::<W, H, B>(threats) {
         let theirs =
-            opponent | (empty & player_rows & !col) | (empty & col & (t - 1) & !player_rows);
+            opponent | (empty & player_rows & !col) | (empty & col & (t - B::ONE) & !player_rows);
         let contested = bottoms & !col;
-        let wins = if col & bottoms == 0 {
+        let wins = if col & bottoms == B::ZERO {
             // Our first move is the lowest cell of `c`; the opponent gets half of
             // the other odd columns' lowest cells.
-            !may_align_with_half::<W, H>(theirs, contested)
+            !may_align_with_half::<W, H, B>(theirs, contested)
         } else {
             // Our first move takes one of the other odd columns' lowest cells (our
             // choice), the opponent gets half of the rest.
             let mut rest = contested;
             let mut found = false;
-            while rest != 0 && !found {
+            while rest != B::ZERO && !found {
                 let first = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                found = !may_align_with_half::<W, H>(theirs, contested ^ first);
+                rest &= rest - B::ONE;
+                found = !may_align_with_half::<W, H, B>(theirs, contested ^ first);
             }
             found
         };
         if wins {
-            let bound = (2 + (col & !(t | (t - 1))).count_ones() as i32) / 2;
+            let bound = (2 + (col & !(t | (t - B::ONE))).count_ones() as i32) / 2;
             if best.is_none_or(|b| bound > b) {
                 best = Some(bound);
             }
@@ -394,10 +400,10 @@ pub(crate) fn odd_threat_bound_with<const W: usize, const H: usize>(
 /// `None`. Only boards with an odd number of empty cells have such moves.
 #[inline]
 #[cfg(test)]
-pub(crate) fn claimeven_move<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
-) -> Option<(u64, i32)> {
+pub(crate) fn claimeven_move<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+    moves: B,
+) -> Option<(B, i32)> {
     claimeven_move_with(pos, moves, &mut [None; W])
 }
 
@@ -405,32 +411,32 @@ pub(crate) fn claimeven_move<const W: usize, const H: usize>(
 /// the child's [`claimeven_bound`] into `bounds[c]` for the column `c` of every
 /// move.
 #[inline]
-pub(crate) fn claimeven_move_with<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
+pub(crate) fn claimeven_move_with<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+    moves: B,
     bounds: &mut [Option<i32>; W],
-) -> Option<(u64, i32)> {
+) -> Option<(B, i32)> {
     if (W * H - pos.moves_played()).is_multiple_of(2) {
         return None;
     }
     // The child's sets of `claimeven_bound` follow from ours: after our move `mv`
     // the opponent is to move, `mv` is no longer empty, and the cell above it (if
     // any) becomes the lowest of its column.
-    let player_rows = player_rows::<W, H>();
+    let player_rows = player_rows::<W, H, B>();
     let mask = pos.mask();
-    let empty = Board::<W, H>::BOARD_MASK & !mask;
+    let empty = Board::<W, H, B>::board() & !mask;
     let base = (pos.current() ^ mask) | (empty & player_rows);
-    let bottoms = odd_column_bottoms::<W, H>(pos);
+    let bottoms = odd_column_bottoms::<W, H, B>(pos);
     // After any of our moves, our sure cells (see `claimeven_verdict`) are among our
     // stones, `moves` and the empty cells off the player's rows, so the empty
     // cells of our groups are among those of the fours there. A four of the
     // opponent's that avoids `moves` and every cell above those survives after
     // every move, claimeven and every group of ours alike: no child has a bound.
     let our_sure = pos.current() | moves | (empty & !player_rows);
-    let group_cells = empty & four_cells::<W, H>(our_sure);
-    if Board::<W, H>::alignment(base & !moves & !cells_above::<W, H>(group_cells)) {
+    let group_cells = empty & four_cells::<W, H, B>(our_sure);
+    if Board::<W, H, B>::alignment(base & !moves & !cells_above::<W, H, B>(group_cells)) {
         for (mv, _) in children(pos, moves) {
-            bounds[column::<W, H>(mv)] = None;
+            bounds[column::<W, H, B>(mv)] = None;
             debug_assert!({
                 let mut child = *pos;
                 child.play_move_unchecked(mv);
@@ -439,16 +445,16 @@ pub(crate) fn claimeven_move_with<const W: usize, const H: usize>(
         }
         return None;
     }
-    let mut best: Option<(u64, i32)> = None;
+    let mut best: Option<(B, i32)> = None;
     let mut rest = moves;
-    while rest != 0 {
+    while rest != B::ZERO {
         let mv = rest & rest.wrapping_neg();
-        rest &= rest - 1;
-        let col = column::<W, H>(mv);
-        let above = (mv << 1) & Board::<W, H>::BOARD_MASK;
+        rest &= rest - B::ONE;
+        let col = column::<W, H, B>(mv);
+        let above = (mv << 1) & Board::<W, H, B>::board();
         let contested = (bottoms & !mv) | (above & !player_rows);
         bounds[col] =
-            claimeven_verdict::<W, H>(base & !mv, contested, pos.current() | mv, empty & !mv);
+            claimeven_verdict::<W, H, B>(base & !mv, contested, pos.current() | mv, empty & !mv);
         debug_assert!({
             let mut child = *pos;
             child.play_move_unchecked(mv);
@@ -465,7 +471,7 @@ pub(crate) fn claimeven_move_with<const W: usize, const H: usize>(
 
 /// The 0-based column of the single-bit cell `cell`.
 #[inline]
-pub(crate) const fn column<const W: usize, const H: usize>(cell: u64) -> usize {
+pub(crate) fn column<const W: usize, const H: usize, B: Bits>(cell: B) -> usize {
     debug_assert!(cell.count_ones() == 1);
     cell.trailing_zeros() as usize / (H + 1)
 }
@@ -473,15 +479,15 @@ pub(crate) const fn column<const W: usize, const H: usize>(cell: u64) -> usize {
 /// The lowest cell of `cells` in each column that has one, with that column's mask,
 /// first column first.
 #[inline]
-pub(crate) fn lowest_per_column<const W: usize, const H: usize>(
-    mut cells: u64,
-) -> impl Iterator<Item = (u64, u64)> {
+pub(crate) fn lowest_per_column<const W: usize, const H: usize, B: Bits>(
+    mut cells: B,
+) -> impl Iterator<Item = (B, B)> {
     std::iter::from_fn(move || {
-        if cells == 0 {
+        if cells == B::ZERO {
             return None;
         }
         let t = cells & cells.wrapping_neg();
-        let col = Board::<W, H>::column_mask(t.trailing_zeros() as usize / (H + 1));
+        let col = Board::<W, H, B>::column_mask(t.trailing_zeros() as usize / (H + 1));
         cells &= !col;
         Some((t, col))
     })
@@ -489,18 +495,18 @@ pub(crate) fn lowest_per_column<const W: usize, const H: usize>(
 
 /// Each single-bit move of `moves` with the position after it.
 #[inline]
-pub(crate) fn children<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
-) -> impl Iterator<Item = (u64, Board<W, H>)> {
+pub(crate) fn children<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+    moves: B,
+) -> impl Iterator<Item = (B, Board<W, H, B>)> {
     let pos = *pos;
     let mut rest = moves;
     std::iter::from_fn(move || {
-        if rest == 0 {
+        if rest == B::ZERO {
             return None;
         }
         let mv = rest & rest.wrapping_neg();
-        rest &= rest - 1;
+        rest &= rest - B::ONE;
         let mut child = pos;
         child.play_move_unchecked(mv);
         Some((mv, child))
@@ -513,30 +519,30 @@ pub(crate) fn children<const W: usize, const H: usize>(
 /// with an odd number of empty cells it also writes the child's
 /// [`odd_threat_bound`] into `bounds[c]` for the column `c` of every move.
 #[inline]
-pub(crate) fn odd_threat_refuted_with<const W: usize, const H: usize>(
-    pos: &Board<W, H>,
-    moves: u64,
+pub(crate) fn odd_threat_refuted_with<const W: usize, const H: usize, B: Bits>(
+    pos: &Board<W, H, B>,
+    moves: B,
     alpha: i32,
-    their_wins: u64,
+    their_wins: B,
     bounds: &mut [Option<i32>; W],
-) -> (u64, i32) {
+) -> (B, i32) {
     debug_assert_eq!(their_wins, pos.opponent_winning_position());
-    let mut refuted = 0;
+    let mut refuted = B::ZERO;
     let mut best = i32::MIN;
     // Our move cannot give the opponent a winning cell: without one on the player's
     // rows now, they have none after it either.
     if (W * H - pos.moves_played()).is_multiple_of(2) {
         return (refuted, best);
     }
-    if their_wins & player_rows::<W, H>() == 0 {
+    if their_wins & player_rows::<W, H, B>() == B::ZERO {
         for (mv, _) in children(pos, moves) {
-            bounds[column::<W, H>(mv)] = None;
+            bounds[column::<W, H, B>(mv)] = None;
         }
         return (refuted, best);
     }
     for (mv, child) in children(pos, moves) {
         let bound = odd_threat_bound_with(&child, their_wins & !mv);
-        bounds[column::<W, H>(mv)] = bound;
+        bounds[column::<W, H, B>(mv)] = bound;
         if let Some(b) = bound
             && -b <= alpha
         {
@@ -557,23 +563,23 @@ mod tests {
     fn cells_above_and_four_cells() {
         let col = |c: usize| Board::<7, 6>::column_mask(c);
         let cell = |c: usize, r: usize| 1u64 << (c * 7 + r);
-        assert_eq!(cells_above::<7, 6>(0), 0);
-        assert_eq!(cells_above::<7, 6>(cell(0, 0)), col(0) & !cell(0, 0));
+        assert_eq!(cells_above::<7, 6, u64>(0), 0);
+        assert_eq!(cells_above::<7, 6, u64>(cell(0, 0)), col(0) & !cell(0, 0));
         // the lowest cell of each column counts; the top row has nothing above
         assert_eq!(
-            cells_above::<7, 6>(cell(2, 3) | cell(2, 5) | cell(6, 5) | cell(4, 1)),
+            cells_above::<7, 6, u64>(cell(2, 3) | cell(2, 5) | cell(6, 5) | cell(4, 1)),
             cell(2, 4) | cell(2, 5) | cell(4, 2) | cell(4, 3) | cell(4, 4) | cell(4, 5)
         );
         let row = |r: usize| (0..7).fold(0, |m, c| m | cell(c, r));
-        assert_eq!(four_cells::<7, 6>(row(2) & !cell(3, 2)), 0);
+        assert_eq!(four_cells::<7, 6, u64>(row(2) & !cell(3, 2)), 0);
         assert_eq!(
-            four_cells::<7, 6>(row(2) & !cell(4, 2)),
+            four_cells::<7, 6, u64>(row(2) & !cell(4, 2)),
             row(2) & !cell(4, 2) & !cell(5, 2) & !cell(6, 2)
         );
         let diag = cell(1, 0) | cell(2, 1) | cell(3, 2) | cell(4, 3);
-        assert_eq!(four_cells::<7, 6>(diag | cell(6, 5)), diag);
+        assert_eq!(four_cells::<7, 6, u64>(diag | cell(6, 5)), diag);
         // vertical fours are not groups
-        assert_eq!(four_cells::<7, 6>(col(3)), 0);
+        assert_eq!(four_cells::<7, 6, u64>(col(3)), 0);
     }
 
     #[test]
@@ -596,7 +602,7 @@ mod tests {
 
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut reference =
-            Reference::<7, 6, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
+            Reference::<7, 6, u64, UpperTable>::new(UpperTable::with_megabytes(8).unwrap());
         let (mut zero, mut negative, mut exact, mut moves_checked) = (0, 0, 0, 0);
         let (mut odd_threats, mut afterevens) = (0, 0);
         // C4_PARITY_GAMES=40000 for a longer run.
@@ -627,11 +633,11 @@ mod tests {
                     // threat of the opponent's decides (a group of two or more
                     // empty cells does).
                     let empty = Board::<7, 6>::BOARD_MASK & !pos.mask();
-                    let own = pos.current() | (empty & player_rows::<7, 6>());
+                    let own = pos.current() | (empty & player_rows::<7, 6, u64>());
                     let contested = odd_column_bottoms(&pos);
                     let threats =
-                        pos.opponent_winning_position() & !player_rows::<7, 6>() & !contested;
-                    if may_align_with_half::<7, 6>(own, contested) && threats == 0 {
+                        pos.opponent_winning_position() & !player_rows::<7, 6, u64>() & !contested;
+                    if may_align_with_half::<7, 6, u64>(own, contested) && threats == 0 {
                         afterevens += 1;
                     }
                     if bound == 0 {

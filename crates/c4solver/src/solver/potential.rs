@@ -17,6 +17,7 @@
 //! along worth more than several empty ones. Only the order of the moves
 //! changes, never a score.
 
+use crate::bits::Bits;
 use crate::position::Board;
 
 /// Most fours through one cell: four directions, four positions in each.
@@ -24,17 +25,43 @@ const MAX_LINES: usize = 16;
 
 /// The fours through each cell of a `W`x`H` board (bit index as in
 /// [`crate::position`]): `masks[cell][..len[cell]]`.
+/// The fours through each cell of a board of up to 128 bits.
 #[derive(Debug)]
 struct Lines {
+    masks: [[u128; MAX_LINES]; 128],
+    len: [u8; 128],
+}
+
+/// [`Lines`] in 64-bit words, for the boards of up to 64 bits (the cells past bit
+/// 63 of a wider board are left out: its search reads the 128-bit ones).
+#[derive(Debug)]
+struct Lines64 {
     masks: [[u64; MAX_LINES]; 64],
     len: [u8; 64],
 }
 
-/// Builds the [`Lines`] of a `W`x`H` board at compile time.
-const fn lines<const W: usize, const H: usize>() -> Lines {
-    let mut out = Lines {
+const fn narrow(lines: &Lines) -> Lines64 {
+    let mut out = Lines64 {
         masks: [[0; MAX_LINES]; 64],
         len: [0; 64],
+    };
+    let mut cell = 0;
+    while cell < 64 {
+        out.len[cell] = lines.len[cell];
+        let mut i = 0;
+        while i < MAX_LINES {
+            out.masks[cell][i] = lines.masks[cell][i] as u64;
+            i += 1;
+        }
+        cell += 1;
+    }
+    out
+}
+
+const fn lines<const W: usize, const H: usize>() -> Lines {
+    let mut out = Lines {
+        masks: [[0; MAX_LINES]; 128],
+        len: [0; 128],
     };
     // (columns, rows) steps: vertical, horizontal and both diagonals.
     let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
@@ -54,7 +81,7 @@ const fn lines<const W: usize, const H: usize>() -> Lines {
                     let (c3, r3) = (c0 + 3 * dc, r0 + 3 * dr);
                     let rows_in = r0 >= 0 && r0 < h && r3 >= 0 && r3 < h;
                     if c0 >= 0 && c3 < w && rows_in {
-                        let mut mask = 0u64;
+                        let mut mask = 0u128;
                         let mut i = 0;
                         while i < 4 {
                             mask |= 1 << ((c0 + i * dc) * (h + 1) + r0 + i * dr);
@@ -79,30 +106,45 @@ pub(crate) struct Potential<const W: usize, const H: usize>;
 
 impl<const W: usize, const H: usize> Potential<W, H> {
     const LINES: Lines = lines::<W, H>();
+    const LINES64: Lines64 = narrow(&Self::LINES);
 
-    /// The potential of playing the cell `mv` (one bit) for the player whose stones
-    /// are `own`, against the stones `theirs`.
-    ///
-    /// Precondition: `mv` is one empty cell of the board (`debug_assert!`ed).
+    /// The potential of the move `mv` (one bit) for the player whose stones are
+    /// `own`, the opponent's being `theirs`.
     #[inline]
-    pub(crate) fn of(mv: u64, own: u64, theirs: u64) -> u32 {
-        debug_assert!(mv.count_ones() == 1 && mv & Board::<W, H>::BOARD_MASK == mv);
-        debug_assert!(mv & (own | theirs) == 0);
+    pub(crate) fn of<B: Bits>(mv: B, own: B, theirs: B) -> u32 {
+        debug_assert!(mv.count_ones() == 1 && mv & Board::<W, H, B>::board() == mv);
+        debug_assert!(mv & (own | theirs) == B::ZERO);
         let cell = mv.trailing_zeros() as usize;
-        let len = Self::LINES.len[cell] as usize;
-        let mut total = 0;
-        for &line in &Self::LINES.masks[cell][..len] {
-            if line & theirs == 0 {
-                let k = (line & own).count_ones() + 1;
-                total += 2 * k * k;
-            }
-            if line & own == 0 {
-                let k = (line & theirs).count_ones() + 1;
-                total += k * k;
-            }
+        if B::BITS <= 64 {
+            let len = Self::LINES64.len[cell] as usize;
+            let masks = &Self::LINES64.masks[cell][..len];
+            sum(masks, own.low_u64(), theirs.low_u64())
+        } else {
+            let len = Self::LINES.len[cell] as usize;
+            sum(
+                &Self::LINES.masks[cell][..len],
+                own.to_u128(),
+                theirs.to_u128(),
+            )
         }
-        total
     }
+}
+
+/// The table of the module documentation, summed over the fours `lines`.
+#[inline(always)]
+fn sum<T: Bits>(lines: &[T], own: T, theirs: T) -> u32 {
+    let mut total = 0;
+    for &line in lines {
+        if line & theirs == T::ZERO {
+            let k = (line & own).count_ones() + 1;
+            total += 2 * k * k;
+        }
+        if line & own == T::ZERO {
+            let k = (line & theirs).count_ones() + 1;
+            total += k * k;
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -123,7 +165,7 @@ mod tests {
         for cell in 0..64 {
             for &m in &lines.masks[cell][..lines.len[cell] as usize] {
                 assert_eq!(m.count_ones(), 4);
-                assert_eq!(m & !Board::<7, 6>::BOARD_MASK, 0);
+                assert_eq!(m & !u128::from(Board::<7, 6>::BOARD_MASK), 0);
                 assert_ne!(m & (1 << cell), 0);
             }
         }

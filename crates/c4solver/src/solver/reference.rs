@@ -5,6 +5,8 @@
 //! the baseline every other configuration is measured against, and its node counts
 //! equal the tutorial's published ones (checked by `tests/integration/pons.rs`).
 
+use crate::bits::Bits;
+use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 use crate::moves::center_first;
@@ -22,7 +24,7 @@ use crate::table::{Bound, Table, TableStats, work_depth};
 /// counting never changes the search (same nodes, same scores), and without it the
 /// counters are compiled out.
 #[derive(Clone, Debug)]
-pub(crate) struct Reference<const W: usize, const H: usize, T, const STATS: bool = false> {
+pub(crate) struct Reference<const W: usize, const H: usize, B: Bits, T, const STATS: bool = false> {
     table: T,
     nodes: u64,
     stats: TableStats,
@@ -30,9 +32,13 @@ pub(crate) struct Reference<const W: usize, const H: usize, T, const STATS: bool
     stop: StopFlag,
     /// The flag was seen: every node returns at once, storing nothing.
     stopped: bool,
+    /// The bitboard word of the positions searched.
+    word: PhantomData<B>,
 }
 
-impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H, T, STATS> {
+impl<const W: usize, const H: usize, B: Bits, T: Table, const STATS: bool>
+    Reference<W, H, B, T, STATS>
+{
     const ORDER: [usize; W] = center_first::<W>();
 
     /// A solver using `table`.
@@ -42,6 +48,7 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
             nodes: 0,
             stats: TableStats::default(),
             stop: StopFlag::new(),
+            word: PhantomData,
             stopped: false,
         }
     }
@@ -86,7 +93,7 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
 
     /// Searches `pos` in the window `[alpha, beta]` and returns the number of nodes
     /// explored with the score.
-    pub(crate) fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+    pub(crate) fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64) {
         self.nodes = 0;
         self.stopped = false;
         let overwrites = self.table.overwrites();
@@ -108,7 +115,7 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
     /// Returns the exact score if it lies in `(alpha, beta)`; a value `<= alpha` is an
     /// upper bound of the true score (fail low), a value `>= beta` a lower bound
     /// (fail high).
-    fn negamax(&mut self, pos: Board<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(&mut self, pos: Board<W, H, B>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         let nodes0 = self.nodes;
         self.nodes += 1;
@@ -206,7 +213,7 @@ impl<const W: usize, const H: usize, T: Table, const STATS: bool> Reference<W, H
     #[inline(always)]
     fn probe_window(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         alpha: &mut i32,
         beta: &mut i32,
     ) -> ControlFlow<i32, Option<u8>> {

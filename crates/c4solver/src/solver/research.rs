@@ -11,6 +11,7 @@
 use super::reference::Reference;
 use super::tuned::Tuned;
 use super::{Config, SolverKind, StopFlag, narrow_fits};
+use crate::bits::Bits;
 use crate::position::Board;
 use crate::table::{
     Always, BoundTable, Bucket, CompactTable, DepthPreferred, Replace, SharedTable, Table,
@@ -160,29 +161,29 @@ pub(super) fn check<const W: usize, const H: usize>(config: &Config) -> Result<(
 }
 
 /// A search over some table, behind one virtual call per position.
-pub(super) trait TableSearch<const W: usize, const H: usize>:
+pub(super) trait TableSearch<const W: usize, const H: usize, B: Bits>:
     std::fmt::Debug + Send
 {
-    fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64);
+    fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64);
     fn clear(&mut self);
     fn prefault(&mut self);
     fn new_search(&mut self);
     fn stats(&self) -> Option<TableStats>;
     fn set_stop_flag(&mut self, flag: StopFlag);
     fn stopped(&self) -> bool;
-    fn clone_box(&self) -> Box<dyn TableSearch<W, H>>;
+    fn clone_box(&self) -> Box<dyn TableSearch<W, H, B>>;
 }
 
 /// Implements [`TableSearch`] for a search type by forwarding to its methods of
 /// the same names.
 macro_rules! forward {
     ($search:ident, $flag:ident) => {
-        impl<const W: usize, const H: usize, T, const $flag: bool> TableSearch<W, H>
-            for $search<W, H, T, $flag>
+        impl<const W: usize, const H: usize, B: Bits, T, const $flag: bool> TableSearch<W, H, B>
+            for $search<W, H, B, T, $flag>
         where
             T: Table + Clone + std::fmt::Debug + Send + 'static,
         {
-            fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+            fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64) {
                 $search::search(self, pos, alpha, beta)
             }
             fn clear(&mut self) {
@@ -203,7 +204,7 @@ macro_rules! forward {
             fn stopped(&self) -> bool {
                 $search::stopped(self)
             }
-            fn clone_box(&self) -> Box<dyn TableSearch<W, H>> {
+            fn clone_box(&self) -> Box<dyn TableSearch<W, H, B>> {
                 Box::new(self.clone())
             }
         }
@@ -213,16 +214,16 @@ macro_rules! forward {
 forward!(Reference, STATS);
 forward!(Tuned, PROFILE);
 
-impl<const W: usize, const H: usize> Clone for Box<dyn TableSearch<W, H>> {
+impl<const W: usize, const H: usize, B: Bits> Clone for Box<dyn TableSearch<W, H, B>> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
 }
 
 /// The research configuration's search over its table (7x6 only: [`check`]).
-pub(super) fn engine<const W: usize, const H: usize>(
+pub(super) fn engine<const W: usize, const H: usize, B: Bits>(
     config: &Config,
-) -> Result<Box<dyn TableSearch<W, H>>, TableError> {
+) -> Result<Box<dyn TableSearch<W, H, B>>, TableError> {
     check::<W, H>(config)?;
     let mb = config.table_mb;
     Ok(match config.table() {
@@ -230,35 +231,36 @@ pub(super) fn engine<const W: usize, const H: usize>(
             boxed(CompactTable::for_board::<W, H>(mb)?, config)?
         }
         TableKind::Compact => boxed(SharedTable::<Wide>::for_board::<W, H>(mb)?, config)?,
-        TableKind::Upper(ReplaceKind::Always) => {
-            boxed(UpperTable::for_board(mb, Board::<W, H>::MIN_SCORE)?, config)?
-        }
-        TableKind::Upper(r) => packed::<W, H, true>(r, config)?,
-        TableKind::Bounds(r) => packed::<W, H, false>(r, config)?,
+        TableKind::Upper(ReplaceKind::Always) => boxed(
+            UpperTable::for_board(mb, Board::<W, H, B>::MIN_SCORE)?,
+            config,
+        )?,
+        TableKind::Upper(r) => packed::<W, H, B, true>(r, config)?,
+        TableKind::Bounds(r) => packed::<W, H, B, false>(r, config)?,
     })
 }
 
 /// The configured search over `table`, counting statistics if asked to.
-fn boxed<const W: usize, const H: usize, T>(
+fn boxed<const W: usize, const H: usize, B: Bits, T>(
     table: T,
     config: &Config,
-) -> Result<Box<dyn TableSearch<W, H>>, TableError>
+) -> Result<Box<dyn TableSearch<W, H, B>>, TableError>
 where
     T: Table + Clone + std::fmt::Debug + Send + 'static,
 {
     Ok(match (config.kind, config.research.stats) {
-        (SolverKind::Tuned, true) => Box::new(Tuned::<W, H, T, true>::new(table)?),
-        (SolverKind::Tuned, false) => Box::new(Tuned::<W, H, T, false>::new(table)?),
-        (SolverKind::Reference, true) => Box::new(Reference::<W, H, T, true>::new(table)),
-        (SolverKind::Reference, false) => Box::new(Reference::<W, H, T, false>::new(table)),
+        (SolverKind::Tuned, true) => Box::new(Tuned::<W, H, B, T, true>::new(table)?),
+        (SolverKind::Tuned, false) => Box::new(Tuned::<W, H, B, T, false>::new(table)?),
+        (SolverKind::Reference, true) => Box::new(Reference::<W, H, B, T, true>::new(table)),
+        (SolverKind::Reference, false) => Box::new(Reference::<W, H, B, T, false>::new(table)),
     })
 }
 
 /// The configured search over a [`BoundTable`] of policy `replace`.
-fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
+fn packed<const W: usize, const H: usize, B: Bits, const UPPER_ONLY: bool>(
     replace: ReplaceKind,
     config: &Config,
-) -> Result<Box<dyn TableSearch<W, H>>, TableError> {
+) -> Result<Box<dyn TableSearch<W, H, B>>, TableError> {
     fn table<R: Replace, const UPPER_ONLY: bool, const WORK: bool>(
         mb: usize,
         bits: u32,
@@ -266,6 +268,10 @@ fn packed<const W: usize, const H: usize, const UPPER_ONLY: bool>(
         BoundTable::new(mb, bits)
     }
     let (mb, bits, c) = (config.table_mb, (W * (H + 1)) as u32, config);
+    // Their entries keep a 64-bit key: no board over 64 bits.
+    if bits > 64 {
+        return Err(TableError::KeyTooWide { mb, key_bits: bits });
+    }
     use DepthKind::{Cells, Work};
     Ok(match replace {
         ReplaceKind::Always => boxed(table::<Always, UPPER_ONLY, false>(mb, bits)?, c)?,

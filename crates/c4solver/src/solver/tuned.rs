@@ -35,6 +35,7 @@ use super::parity::{
     children, claimeven_bound, claimeven_move_with, column, odd_threat_bound,
     odd_threat_bound_with, odd_threat_refuted_with, player_rows,
 };
+use crate::bits::Bits;
 use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
 use crate::solver::busy::Busy;
@@ -61,7 +62,13 @@ pub(crate) const NEAR_TABLE_MB: usize = 2;
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
 /// `Profile` (without it the counting is compiled out).
 #[derive(Clone, Debug)]
-pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE: bool = false> {
+pub struct Tuned<
+    const W: usize,
+    const H: usize,
+    B: Bits = u64,
+    T = CompactTable,
+    const PROFILE: bool = false,
+> {
     table: T,
     nodes: u64,
     /// Polled every few thousand nodes; see [`StopFlag`].
@@ -84,7 +91,7 @@ pub struct Tuned<const W: usize, const H: usize, T = CompactTable, const PROFILE
     /// (docs/tuned-solver.md#refutations). Stones
     /// -1: none since the parent reset it. A node with one safe move records
     /// nothing: its parent knows that move.
-    refutation: (i32, u64),
+    refutation: (i32, B),
 }
 
 /// The weight of the threat score against the [`Potential`] in the move ordering
@@ -109,31 +116,31 @@ struct Known {
 
 /// A node of [`Tuned::negamax`] as the parts of its search narrow it.
 #[derive(Clone, Copy, Debug)]
-struct Node {
+struct Node<B> {
     /// Stones on the board.
     n: i32,
     /// The node counter when its search started (for a table that measures work).
     nodes0: u64,
     /// The table key: the smaller of the position's and its mirror image's.
-    key: u64,
+    key: B,
     /// The window's lower end.
     alpha: i32,
     /// The window's upper end.
     beta: i32,
     /// The moves still to search.
-    next: u64,
+    next: B,
     /// The best value the moves left out of the search may have (`i32::MIN`: none).
     left_out: i32,
 }
 
 /// What [`Tuned::negamax`] learns of its children while it expands them.
 #[derive(Clone, Copy, Debug)]
-struct Children<const W: usize> {
+struct Children<const W: usize, B> {
     /// Each safe move with its child's table key, in the order of [`children`].
-    keys: [(u64, u64); W],
+    keys: [(B, B); W],
     /// Parallel to `keys`: when the child has one safe reply, the key of the
     /// position after it (its slot is the one asked for); else 0.
-    forced_keys: [u64; W],
+    forced_keys: [B; W],
     /// How many entries of `keys` are in use.
     count: usize,
     /// By column: the column of the child's one safe reply, plus one (0: none or
@@ -141,28 +148,28 @@ struct Children<const W: usize> {
     /// zeroes with inline stores rather than a call to `memset` at every node.
     forced_replies: [u8; W],
     /// By column: our winning cells after the move (the child's opponent's).
-    wins_after: [u64; W],
+    wins_after: [B; W],
     /// The moves that leave the opponent no safe reply.
-    wins_in_two: u64,
+    wins_in_two: B,
 }
 
-impl<const W: usize> Default for Children<W> {
+impl<const W: usize, B: Bits> Default for Children<W, B> {
     fn default() -> Self {
         Children {
-            keys: [(0, 0); W],
-            forced_keys: [0; W],
+            keys: [(B::ZERO, B::ZERO); W],
+            forced_keys: [B::ZERO; W],
             count: 0,
             forced_replies: [0; W],
-            wins_after: [0; W],
-            wins_in_two: 0,
+            wins_after: [B::ZERO; W],
+            wins_in_two: B::ZERO,
         }
     }
 }
 
-impl<const W: usize> Children<W> {
+impl<const W: usize, B: Bits> Children<W, B> {
     /// The moves and their children's keys.
     #[inline(always)]
-    fn moves(&self) -> &[(u64, u64)] {
+    fn moves(&self) -> &[(B, B)] {
         &self.keys[..self.count]
     }
 }
@@ -205,36 +212,36 @@ impl<const W: usize> ChildBounds<W> {
 /// The moves of a node put off because another thread entered their child,
 /// handed out in order once the others are searched.
 #[derive(Clone, Copy, Debug)]
-struct PutOff<const W: usize> {
+struct PutOff<const W: usize, B> {
     /// The moves put off.
-    moves: [u64; W],
+    moves: [B; W],
     /// How many were put off.
     len: usize,
     /// How many were handed out.
     taken: usize,
 }
 
-impl<const W: usize> Default for PutOff<W> {
+impl<const W: usize, B: Bits> Default for PutOff<W, B> {
     fn default() -> Self {
         PutOff {
-            moves: [0; W],
+            moves: [B::ZERO; W],
             len: 0,
             taken: 0,
         }
     }
 }
 
-impl<const W: usize> PutOff<W> {
+impl<const W: usize, B: Bits> PutOff<W, B> {
     /// Puts `mv` off.
     #[inline(always)]
-    fn push(&mut self, mv: u64) {
+    fn push(&mut self, mv: B) {
         self.moves[self.len] = mv;
         self.len += 1;
     }
 
     /// The next move put off, if any is left.
     #[inline(always)]
-    fn take(&mut self) -> Option<u64> {
+    fn take(&mut self) -> Option<B> {
         (self.taken < self.len).then(|| {
             self.taken += 1;
             self.moves[self.taken - 1]
@@ -299,19 +306,19 @@ impl Default for Profile {
 /// Precondition: the player to move cannot win at once (`debug_assert!`ed).
 #[inline]
 #[cfg(test)]
-pub(crate) fn non_losing_moves<const W: usize, const H: usize>(pos: &Board<W, H>) -> u64 {
+pub(crate) fn non_losing_moves<const W: usize, const H: usize, B: Bits>(pos: &Board<W, H, B>) -> B {
     debug_assert!(!pos.can_win_next());
     safe_moves(pos.possible(), pos.opponent_winning_position())
 }
 
 /// [`non_losing_moves`] from the playable cells and the opponent's winning cells.
 #[inline]
-fn safe_moves(mut possible: u64, opponent_win: u64) -> u64 {
+fn safe_moves<B: Bits>(mut possible: B, opponent_win: B) -> B {
     let forced = possible & opponent_win;
-    if forced != 0 {
-        if forced & (forced - 1) != 0 {
+    if forced != B::ZERO {
+        if forced.clear_lowest() != B::ZERO {
             // Two threats: one cannot block both.
-            return 0;
+            return B::ZERO;
         }
         possible = forced;
     }
@@ -324,8 +331,18 @@ fn safe_moves(mut possible: u64, opponent_win: u64) -> u64 {
 /// reverses the order of the fields. The same reversal mirrors any bitboard of
 /// the position's layout (its `current` or `mask`).
 #[inline]
-pub(crate) const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 {
-    let field = (1u64 << (H + 1)) - 1;
+pub(crate) fn mirror_key<const W: usize, const H: usize, B: Bits>(key: B) -> B {
+    let field = B::from_u128((1u128 << (H + 1)) - 1);
+    let mut m = B::ZERO;
+    for c in 0..W {
+        m |= ((key >> (c * (H + 1))) & field) << ((W - 1 - c) * (H + 1));
+    }
+    m
+}
+
+/// [`mirror_key`] of a 128-bit word, at compile time.
+const fn mirror_key_128<const W: usize, const H: usize>(key: u128) -> u128 {
+    let field = (1u128 << (H + 1)) - 1;
     let mut m = 0;
     let mut c = 0;
     while c < W {
@@ -337,20 +354,37 @@ pub(crate) const fn mirror_key<const W: usize, const H: usize>(key: u64) -> u64 
 
 /// For each bit index `i` of the board's layout, the single-bit mirror image of
 /// bit `i` (same row, column `W - 1 - c` instead of `c`); 0 past the layout.
-const fn mirror_cells<const W: usize, const H: usize>() -> [u64; 64] {
-    let mut cells = [0; 64];
+const fn mirror_cells<const W: usize, const H: usize>() -> [u128; 128] {
+    let mut cells = [0; 128];
     let mut i = 0;
     while i < W * (H + 1) {
-        cells[i] = mirror_key::<W, H>(1 << i);
+        cells[i] = mirror_key_128::<W, H>(1 << i);
         i += 1;
     }
     cells
 }
 
-impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, T, PROFILE> {
+/// [`mirror_cells`] in 64-bit words, for the boards of up to 64 bits (a wider
+/// board reads the 128-bit ones).
+const fn mirror_cells_64<const W: usize, const H: usize>() -> [u64; 64] {
+    let wide = mirror_cells::<W, H>();
+    let mut cells = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        cells[i] = wide[i] as u64;
+        i += 1;
+    }
+    cells
+}
+
+impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
+    Tuned<W, H, B, T, PROFILE>
+{
     const ORDER: [usize; W] = center_first::<W>();
     /// [`mirror_cells`] of this board.
-    const MIRROR_CELL: [u64; 64] = mirror_cells::<W, H>();
+    const MIRROR_CELL: [u128; 128] = mirror_cells::<W, H>();
+    /// [`mirror_cells_64`] of this board.
+    const MIRROR_CELL_64: [u64; 64] = mirror_cells_64::<W, H>();
     const CELLS: i32 = (W * H) as i32;
     /// Enhanced transposition cutoffs are tried at nodes with fewer stones than this
     /// (more than 8 empty cells): 34 on 7x6, 5-6% fewer nodes than 30 in the same
@@ -388,7 +422,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             busy: None,
             root_stones: 0,
             near: NearTable::for_board::<W, H>(NEAR_TABLE_MB)?,
-            refutation: (-1, 0),
+            refutation: (-1, B::ZERO),
         })
     }
 
@@ -460,6 +494,17 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         self.table.new_search();
     }
 
+    /// The mirror image of the single-bit cell `mv`.
+    #[inline(always)]
+    fn mirror_cell(mv: B) -> B {
+        let i = mv.trailing_zeros() as usize;
+        if B::BITS <= 64 {
+            B::from_u128(u128::from(Self::MIRROR_CELL_64[i]))
+        } else {
+            B::from_u128(Self::MIRROR_CELL[i])
+        }
+    }
+
     /// Whether a position with `n` stones belongs in the near table.
     #[inline]
     const fn is_near(n: i32) -> bool {
@@ -475,7 +520,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Probes the table of a position with `n` stones (the near table or the main
     /// one) for `key`.
     #[inline(always)]
-    fn probe_table(&mut self, n: i32, key: u64) -> Option<Hit> {
+    fn probe_table(&mut self, n: i32, key: B) -> Option<Hit> {
         match self.near(n) {
             Some(near) => near.probe(key),
             None => self.table.probe(key),
@@ -488,8 +533,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// reply's position; 0 if none), the grandchild's bound as it is (the forced
     /// child is never stored, and two negations cancel).
     #[inline(always)]
-    fn move_bound(&mut self, n: i32, child_key: u64, forced_key: u64) -> Option<(i32, Bound)> {
-        if forced_key != 0 {
+    fn move_bound(&mut self, n: i32, child_key: B, forced_key: B) -> Option<(i32, Bound)> {
+        if forced_key != B::ZERO {
             return self
                 .probe_table(n + 2, forced_key)
                 .map(|h| (h.score, h.bound));
@@ -506,7 +551,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Asks for the slot of a position with `n` stones and key `key`.
     #[inline]
-    fn prefetch(&self, n: i32, key: u64) {
+    fn prefetch(&self, n: i32, key: B) {
         if Self::is_near(n) {
             self.near.prefetch(key)
         } else {
@@ -517,7 +562,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Probes the table for `key`, a position with `n` stones, at a node whose
     /// window is `(alpha, beta)`, counting the probe with `PROFILE`.
     #[inline(always)]
-    fn probe(&mut self, n: i32, key: u64, alpha: i32, beta: i32) -> Option<Hit> {
+    fn probe(&mut self, n: i32, key: B, alpha: i32, beta: i32) -> Option<Hit> {
         let hit = self.probe_table(n, key);
         if PROFILE {
             let t = &mut self.profile.table;
@@ -540,7 +585,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Stores a bound of a position with `n` stones, with no best move (the search
     /// reads none, see the module's doc), counting the store with `PROFILE`.
     #[inline(always)]
-    fn store(&mut self, n: i32, key: u64, score: i32, bound: Bound, depth: u8) {
+    fn store(&mut self, n: i32, key: B, score: i32, bound: Bound, depth: u8) {
         if PROFILE {
             self.profile.table.stores += 1;
         }
@@ -565,25 +610,25 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Whether another thread is searching the child that move `mv` leads to now
     /// (`children`: the moves and their children's keys).
     #[inline]
-    fn entered(&self, mv: u64, children: &[(u64, u64)]) -> bool {
-        let key = children.iter().find(|c| c.0 == mv).map_or(0, |c| c.1);
-        key != 0 && self.busy.as_deref().is_some_and(|b| b.is_busy(key))
+    fn entered(&self, mv: B, children: &[(B, B)]) -> bool {
+        let key = children.iter().find(|c| c.0 == mv).map_or(B::ZERO, |c| c.1);
+        key != B::ZERO && self.busy.as_deref().is_some_and(|b| b.is_busy(key))
     }
 
     /// The move that `negamax` searches first among `next` (without marks): the
     /// best by the move ordering.
     fn first_move(
-        pos: &Board<W, H>,
-        next: u64,
-        wins_after: &[u64; W],
-        own_rows: u64,
+        pos: &Board<W, H, B>,
+        next: B,
+        wins_after: &[B; W],
+        own_rows: B,
         potential: bool,
-    ) -> u64 {
+    ) -> B {
         // The highest score; among ties the last in reverse order, as the sorter.
-        let mut first = (0, 0);
+        let mut first = (B::ZERO, 0);
         for &col in Self::ORDER.iter().rev() {
-            let mv = next & Board::<W, H>::column_mask(col);
-            if mv != 0 {
+            let mv = next & Board::<W, H, B>::column_mask(col);
+            if mv != B::ZERO {
                 let score = Self::order_score(pos, mv, wins_after[col], own_rows, potential);
                 if score >= first.1 {
                     first = (mv, score);
@@ -598,8 +643,8 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// counts 1 more unless it is played just under a winning cell of its own on
     /// `own_rows` (a zugzwang threat the opponent would then block at once).
     #[inline]
-    fn move_score(mv: u64, wins: u64, own_rows: u64) -> u32 {
-        let wasted = (mv << 1) & wins & own_rows != 0;
+    fn move_score(mv: B, wins: B, own_rows: B) -> u32 {
+        let wasted = (mv << 1) & wins & own_rows != B::ZERO;
         2 * wins.count_ones() + u32::from(!wasted) + 1
     }
 
@@ -608,7 +653,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// plus the move's [`Potential`] (the open fours through its cell), else the
     /// threat score alone.
     #[inline]
-    fn order_score(pos: &Board<W, H>, mv: u64, wins: u64, own_rows: u64, potential: bool) -> u32 {
+    fn order_score(pos: &Board<W, H, B>, mv: B, wins: B, own_rows: B, potential: bool) -> u32 {
         let threats = Self::move_score(mv, wins, own_rows);
         if potential {
             let own = pos.current();
@@ -622,7 +667,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// bound, records `mv` as the refutation its parent may read
     /// (docs/tuned-solver.md#refutations), and returns `score`.
     #[inline(always)]
-    fn cut(&mut self, node: &Node, score: i32, mv: u64) -> i32 {
+    fn cut(&mut self, node: &Node<B>, score: i32, mv: B) -> i32 {
         let depth = self.depth(node.n, node.nodes0);
         self.store(node.n, node.key, score, Bound::Lower, depth);
         self.refutation = (node.n, mv);
@@ -632,7 +677,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// Every move of the node fails low, each worth at most `upper`: stores that
     /// upper bound (a later window or a transposition can use it) and returns it.
     #[inline(always)]
-    fn fail_low(&mut self, node: &Node, upper: i32) -> i32 {
+    fn fail_low(&mut self, node: &Node<B>, upper: i32) -> i32 {
         let depth = self.depth(node.n, node.nodes0);
         self.store(node.n, node.key, upper, Bound::Upper, depth);
         upper
@@ -640,7 +685,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
 
     /// Frees this node's mark if [`Busy::enter`] set it (`marked`).
     #[inline(always)]
-    fn leave(&self, marked: bool, key: u64) {
+    fn leave(&self, marked: bool, key: B) {
         if marked && let Some(b) = &self.busy {
             b.leave(key);
         }
@@ -661,7 +706,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// window) with the number of nodes explored.
     ///
     /// Preconditions: nobody has won yet (parsing guarantees it) and `alpha < beta`.
-    pub fn search(&mut self, pos: &Board<W, H>, alpha: i32, beta: i32) -> (i32, u64) {
+    pub fn search(&mut self, pos: &Board<W, H, B>, alpha: i32, beta: i32) -> (i32, u64) {
         debug_assert!(alpha < beta);
         self.nodes = 0;
         self.stopped = false;
@@ -757,10 +802,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// the table's entries learn as much as the search proved.
     fn negamax(
         &mut self,
-        pos: &Board<W, H>,
+        pos: &Board<W, H, B>,
         alpha: i32,
         beta: i32,
-        their_wins: u64,
+        their_wins: B,
         known: Known,
     ) -> i32 {
         debug_assert!(alpha < beta);
@@ -782,10 +827,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let node = Node {
             n,
             nodes0,
-            key: 0,
+            key: B::ZERO,
             alpha,
             beta,
-            next: 0,
+            next: B::ZERO,
             left_out: i32::MIN,
         };
         let ControlFlow::Break(score) = self.settle(pos, node, their_wins, known);
@@ -797,20 +842,20 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn settle(
         &mut self,
-        pos: &Board<W, H>,
-        mut node: Node,
-        their_wins: u64,
+        pos: &Board<W, H, B>,
+        mut node: Node<B>,
+        their_wins: B,
         known: Known,
     ) -> ControlFlow<i32, Infallible> {
         Self::immediate_outcomes(pos, &mut node, their_wins)?;
-        if node.next & (node.next - 1) == 0 {
+        if node.next & (node.next - B::ONE) == B::ZERO {
             return ControlFlow::Break(self.step_through(pos, &node));
         }
         // The mirror image's stones and mask: a child's mirror key follows from
         // them and the mirror of its move, as its key follows from ours.
         let mirror = (
-            mirror_key::<W, H>(pos.current()),
-            mirror_key::<W, H>(pos.mask()),
+            mirror_key::<W, H, B>(pos.current()),
+            mirror_key::<W, H, B>(pos.mask()),
         );
         // A position and its mirror image share one entry, under the smaller key
         // (docs/tuned-solver.md#mirror-keys).
@@ -825,7 +870,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut child_bounds = ChildBounds::default();
         self.parity_moves(pos, &mut node, their_wins, &mut child_bounds)?;
         let promising = self.transposition_cutoffs(&mut node, &children)?;
-        let mut moves = MoveSorter::<W>::new();
+        let mut moves = MoveSorter::<W, B>::new();
         let busy = self.order_moves(pos, &node, &children, promising, &mut moves);
         ControlFlow::Break(self.search_moves(
             pos,
@@ -841,11 +886,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// the node when there is none (the opponent wins next) or when two cells are
     /// left (a draw); else raises alpha to the latest loss still possible.
     #[inline(always)]
-    fn immediate_outcomes(pos: &Board<W, H>, node: &mut Node, their_wins: u64) -> ControlFlow<i32> {
+    fn immediate_outcomes(
+        pos: &Board<W, H, B>,
+        node: &mut Node<B>,
+        their_wins: B,
+    ) -> ControlFlow<i32> {
         let n = node.n;
         node.next = safe_moves(pos.possible(), their_wins);
         // No safe move: the opponent wins with their next stone.
-        if node.next == 0 {
+        if node.next == B::ZERO {
             return ControlFlow::Break(-(Self::CELLS - n) / 2);
         }
         // Two cells left and neither side can win with them: a draw.
@@ -869,12 +918,12 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// slot and tried its bounds; it records no refutation (its parent knows the
     /// move).
     #[inline(always)]
-    fn step_through(&mut self, pos: &Board<W, H>, node: &Node) -> i32 {
+    fn step_through(&mut self, pos: &Board<W, H, B>, node: &Node<B>) -> i32 {
         let mut child = *pos;
         child.play_move_unchecked(node.next);
         let ours = child.opponent_winning_position();
         // The opponent has no safe reply: we win with our stone after next.
-        if safe_moves(child.possible(), ours) == 0 {
+        if safe_moves(child.possible(), ours) == B::ZERO {
             return (Self::CELLS - 1 - node.n) / 2;
         }
         -self.negamax(&child, -node.beta, -node.alpha, ours, Known::default())
@@ -885,7 +934,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// settles the node spares the children's keys and the parity rules. A stored
     /// best move is not read (docs/tuned-solver.md#compact-table).
     #[inline(always)]
-    fn probe_node(&mut self, node: &mut Node) -> ControlFlow<i32> {
+    fn probe_node(&mut self, node: &mut Node<B>) -> ControlFlow<i32> {
         if let Some(Hit { score, bound, .. }) = self.probe(node.n, node.key, node.alpha, node.beta)
         {
             if bound != Bound::Upper && score > node.alpha {
@@ -913,31 +962,37 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// (docs/tuned-solver.md#prefetch); a child with one safe reply is never
     /// stored, so its only child's slot is asked for instead.
     #[inline(always)]
-    fn expand(&mut self, pos: &Board<W, H>, node: &Node, mirror: (u64, u64), c: &mut Children<W>) {
+    fn expand(
+        &mut self,
+        pos: &Board<W, H, B>,
+        node: &Node<B>,
+        mirror: (B, B),
+        c: &mut Children<W, B>,
+    ) {
         let (mirror_current, mirror_mask) = mirror;
         for (mv, child) in children(pos, node.next) {
-            let child_mirror = (mirror_current ^ mirror_mask)
-                + (mirror_mask | Self::MIRROR_CELL[mv.trailing_zeros() as usize]);
-            debug_assert_eq!(child_mirror, mirror_key::<W, H>(child.key()));
+            let child_mirror =
+                (mirror_current ^ mirror_mask) + (mirror_mask | Self::mirror_cell(mv));
+            debug_assert_eq!(child_mirror, mirror_key::<W, H, B>(child.key()));
             let child_key = child.key().min(child_mirror);
             let ours = child.opponent_winning_position();
             let replies = safe_moves(child.possible(), ours);
-            if replies != 0 && replies & (replies - 1) == 0 {
+            if replies != B::ZERO && replies & (replies - B::ONE) == B::ZERO {
                 let mut grandchild = child;
                 grandchild.play_move_unchecked(replies);
                 let k = grandchild.key();
-                let k = k.min(mirror_key::<W, H>(k));
+                let k = k.min(mirror_key::<W, H, B>(k));
                 self.prefetch(node.n + 2, k);
                 c.forced_keys[c.count] = k;
-                c.forced_replies[column::<W, H>(mv)] = column::<W, H>(replies) as u8 + 1;
+                c.forced_replies[column::<W, H, B>(mv)] = column::<W, H, B>(replies) as u8 + 1;
             } else {
                 self.prefetch(node.n + 1, child_key);
             }
             c.keys[c.count] = (mv, child_key);
             c.count += 1;
-            c.wins_after[column::<W, H>(mv)] = ours;
+            c.wins_after[column::<W, H, B>(mv)] = ours;
             // The opponent has no safe reply: we win with our stone after next.
-            c.wins_in_two |= mv & u64::from(replies == 0).wrapping_neg();
+            c.wins_in_two |= mv & B::from_u128(u128::from(replies == B::ZERO)).wrapping_neg();
         }
     }
 
@@ -945,10 +1000,10 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// we win at best with our stone after next, which a move leaving the opponent
     /// no safe reply does; when no move does, a stone later at best.
     #[inline(always)]
-    fn wins_in_two(&mut self, node: &mut Node, children: &Children<W>) -> ControlFlow<i32> {
+    fn wins_in_two(&mut self, node: &mut Node<B>, children: &Children<W, B>) -> ControlFlow<i32> {
         let win_in_two = (Self::CELLS - 1 - node.n) / 2;
         let wins = children.wins_in_two;
-        if wins != 0 {
+        if wins != B::ZERO {
             self.refutation = (node.n, wins & wins.wrapping_neg());
             return ControlFlow::Break(win_in_two);
         }
@@ -967,7 +1022,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     /// asked after the table, which often settles the node without them; `known`
     /// holds those its parent already computed.
     #[inline(always)]
-    fn parity_bounds(pos: &Board<W, H>, node: &mut Node, known: Known) -> ControlFlow<i32> {
+    fn parity_bounds(pos: &Board<W, H, B>, node: &mut Node<B>, known: Known) -> ControlFlow<i32> {
         // Our odd threat may win by zugzwang (a bound of 1 to PARITY_BOUND, useless
         // unless alpha is below it).
         if node.alpha < Self::PARITY_BOUND
@@ -1003,9 +1058,9 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn parity_moves(
         &mut self,
-        pos: &Board<W, H>,
-        node: &mut Node,
-        their_wins: u64,
+        pos: &Board<W, H, B>,
+        node: &mut Node<B>,
+        their_wins: B,
         b: &mut ChildBounds<W>,
     ) -> ControlFlow<i32> {
         let odd_empties = (Self::CELLS - node.n) % 2 == 1;
@@ -1022,7 +1077,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 odd_threat_refuted_with(pos, node.next, node.alpha, their_wins, &mut b.odd_threat);
             node.next &= !refuted;
             node.left_out = best;
-            if node.next == 0 {
+            if node.next == B::ZERO {
                 return ControlFlow::Break(self.fail_low(node, best));
             }
         }
@@ -1038,15 +1093,15 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn transposition_cutoffs(
         &mut self,
-        node: &mut Node,
-        children: &Children<W>,
-    ) -> ControlFlow<i32, u64> {
-        let mut promising = (0, node.alpha - 1);
+        node: &mut Node<B>,
+        children: &Children<W, B>,
+    ) -> ControlFlow<i32, B> {
+        let mut promising = (B::ZERO, node.alpha - 1);
         if node.n >= Self::ETC_BELOW {
-            return ControlFlow::Continue(0);
+            return ControlFlow::Continue(B::ZERO);
         }
         for (&(mv, child_key), &forced_key) in children.moves().iter().zip(&children.forced_keys) {
-            if mv & node.next == 0 {
+            if mv & node.next == B::ZERO {
                 continue;
             }
             match self.move_bound(node.n, child_key, forced_key) {
@@ -1064,7 +1119,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
             }
         }
         // Every move is worth at most `left_out` (<= alpha).
-        if node.next == 0 {
+        if node.next == B::ZERO {
             return ControlFlow::Break(self.fail_low(node, node.left_out));
         }
         ControlFlow::Continue(promising.0)
@@ -1078,22 +1133,22 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn order_moves(
         &self,
-        pos: &Board<W, H>,
-        node: &Node,
-        children: &Children<W>,
-        promising: u64,
-        moves: &mut MoveSorter<W>,
+        pos: &Board<W, H, B>,
+        node: &Node<B>,
+        children: &Children<W, B>,
+        promising: B,
+        moves: &mut MoveSorter<W, B>,
     ) -> bool {
         let alpha = node.alpha;
         // The rows where the mover's threats win by zugzwang (see `parity`): the
         // player's rows with an even number of empty cells, the others with an odd;
         // none when the window asks about a win too early for zugzwang to decide.
         let own_rows = if alpha.abs() >= Self::ZUGZWANG_WINDOW {
-            0
+            B::ZERO
         } else if (Self::CELLS - node.n) % 2 == 0 {
-            player_rows::<W, H>()
+            player_rows::<W, H, B>()
         } else {
-            Board::<W, H>::BOARD_MASK & !player_rows::<W, H>()
+            Board::<W, H, B>::board() & !player_rows::<W, H, B>()
         };
         // A window asking for an early win is settled by short lines, where the
         // threats order well and the potential would only cost time.
@@ -1101,11 +1156,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let (busy, busy_children) = self.busy_children(pos, node, children, own_rows, potential);
         // Added in reverse order so that among ties the center comes out first.
         for &col in Self::ORDER.iter().rev() {
-            let mv = node.next & Board::<W, H>::column_mask(col);
-            if mv != 0 {
+            let mv = node.next & Board::<W, H, B>::column_mask(col);
+            if mv != B::ZERO {
                 // A child another thread is searching comes last: it scores 0,
                 // every other move at least 1 (the same order among them).
-                let free = busy_children & mv == 0;
+                let free = busy_children & mv == B::ZERO;
                 moves.add(
                     mv,
                     Self::order_score(pos, mv, children.wins_after[col], own_rows, potential)
@@ -1113,7 +1168,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
                 );
             }
         }
-        if promising & node.next != 0 {
+        if promising & node.next != B::ZERO {
             moves.promote(promising);
         }
         busy
@@ -1127,29 +1182,29 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn busy_children(
         &self,
-        pos: &Board<W, H>,
-        node: &Node,
-        children: &Children<W>,
-        own_rows: u64,
+        pos: &Board<W, H, B>,
+        node: &Node<B>,
+        children: &Children<W, B>,
+        own_rows: B,
         potential: bool,
-    ) -> (bool, u64) {
+    ) -> (bool, B) {
         let ply = node.n - self.root_stones;
         let Some(b) = self
             .busy
             .as_deref()
             .filter(|b| ply < BUSY_PLIES && b.shared())
         else {
-            return (false, 0);
+            return (false, B::ZERO);
         };
-        let mut busy_children = 0;
+        let mut busy_children = B::ZERO;
         if ply + 1 < BUSY_PLIES {
             for &(mv, child_key) in children.moves() {
-                if mv & node.next != 0 && b.is_busy(child_key) {
+                if mv & node.next != B::ZERO && b.is_busy(child_key) {
                     busy_children |= mv;
                 }
             }
         }
-        if busy_children != 0 {
+        if busy_children != B::ZERO {
             busy_children &=
                 !Self::first_move(pos, node.next, &children.wins_after, own_rows, potential);
         }
@@ -1163,11 +1218,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn search_moves(
         &mut self,
-        pos: &Board<W, H>,
-        node: &mut Node,
-        children: &Children<W>,
+        pos: &Board<W, H, B>,
+        node: &mut Node<B>,
+        children: &Children<W, B>,
         child_bounds: &ChildBounds<W>,
-        moves: &mut MoveSorter<W>,
+        moves: &mut MoveSorter<W, B>,
         busy: bool,
     ) -> i32 {
         let key = node.key;
@@ -1175,7 +1230,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         // Moves after the first whose child another thread entered since the moves
         // were ordered are put off until the others are searched.
         let recheck = busy && node.n - self.root_stones + 1 < BUSY_PLIES;
-        let mut put_off = PutOff::<W>::default();
+        let mut put_off = PutOff::<W, B>::default();
         let mut first = true;
         // Refutations are followed in windows about a late win, where the
         // potential no longer orders the moves.
@@ -1187,7 +1242,7 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
         let mut upper = node.left_out;
         while let Some(mv) = self.next_move(moves, &mut put_off, recheck && !first, children) {
             first = false;
-            let col = column::<W, H>(mv);
+            let col = column::<W, H, B>(mv);
             let mut child = *pos;
             child.play_move_unchecked(mv);
             self.refutation.0 = -1;
@@ -1229,11 +1284,11 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn next_move(
         &self,
-        moves: &mut MoveSorter<W>,
-        put_off: &mut PutOff<W>,
+        moves: &mut MoveSorter<W, B>,
+        put_off: &mut PutOff<W, B>,
         recheck: bool,
-        children: &Children<W>,
-    ) -> Option<u64> {
+        children: &Children<W, B>,
+    ) -> Option<B> {
         for mv in moves.by_ref() {
             if recheck && self.entered(mv, children.moves()) {
                 put_off.push(mv);
@@ -1253,22 +1308,22 @@ impl<const W: usize, const H: usize, T: Table, const PROFILE: bool> Tuned<W, H, 
     #[inline(always)]
     fn follow_refutation(
         &self,
-        moves: &mut MoveSorter<W>,
-        node: &Node,
+        moves: &mut MoveSorter<W, B>,
+        node: &Node<B>,
         col: usize,
         forced_reply: u8,
     ) {
         let refuted_in = if forced_reply != 0 {
             Some(usize::from(forced_reply - 1))
-        } else if self.refutation.0 == node.n + 1 && self.refutation.1 != 0 {
-            Some(column::<W, H>(self.refutation.1))
+        } else if self.refutation.0 == node.n + 1 && self.refutation.1 != B::ZERO {
+            Some(column::<W, H, B>(self.refutation.1))
         } else {
             None
         };
         if let Some(c) = refuted_in
             && c != col
         {
-            moves.promote_among_best(node.next & Board::<W, H>::column_mask(c));
+            moves.promote_among_best(node.next & Board::<W, H, B>::column_mask(c));
         }
     }
 }
@@ -1290,8 +1345,15 @@ mod tests {
             "44455554221",
         ] {
             let p = Position::parse(moves).unwrap();
-            assert_eq!(mirror_key::<7, 6>(p.key()), p.mirror().key(), "{moves}");
-            assert_eq!(mirror_key::<7, 6>(mirror_key::<7, 6>(p.key())), p.key());
+            assert_eq!(
+                mirror_key::<7, 6, u64>(p.key()),
+                p.mirror().key(),
+                "{moves}"
+            );
+            assert_eq!(
+                mirror_key::<7, 6, u64>(mirror_key::<7, 6, u64>(p.key())),
+                p.key()
+            );
         }
     }
 
@@ -1301,14 +1363,14 @@ mod tests {
     struct Corrupt;
 
     impl Table for Corrupt {
-        fn probe(&mut self, _key: u64) -> Option<Hit> {
+        fn probe<K: Bits>(&mut self, _key: K) -> Option<Hit> {
             Some(Hit {
                 score: 100,
                 bound: Bound::Upper,
                 best: Some(200),
             })
         }
-        fn store(&mut self, _: u64, _: i32, _: Bound, _: Option<u8>, _: u8) {}
+        fn store<K: Bits>(&mut self, _: K, _: i32, _: Bound, _: Option<u8>, _: u8) {}
         fn clear(&mut self) {}
         fn hashfull(&self) -> u32 {
             0
@@ -1321,7 +1383,7 @@ mod tests {
         // was checked (an overflow in debug builds). The search now reads no
         // stored column at all: a table answering garbage columns must still
         // change no score.
-        let mut corrupt = Tuned::<7, 6, Corrupt>::new(Corrupt).unwrap();
+        let mut corrupt = Tuned::<7, 6, u64, Corrupt>::new(Corrupt).unwrap();
         let mut good = Tuned::<7, 6>::new(CompactTable::for_board::<7, 6>(64).unwrap()).unwrap();
         for moves in [
             "44455554221",
@@ -1329,7 +1391,7 @@ mod tests {
             "3535657324111",
         ] {
             let p = Position::parse(moves).unwrap();
-            assert!(mirror_key::<7, 6>(p.key()) != p.key());
+            assert!(mirror_key::<7, 6, u64>(p.key()) != p.key());
             good.clear();
             assert_eq!(corrupt.search(&p, -21, 21).0, good.search(&p, -21, 21).0);
         }
@@ -1342,7 +1404,7 @@ mod tests {
         let table = CompactTable::for_board::<7, 6>(64).unwrap();
         let mut with = Tuned::<7, 6>::new(table).unwrap();
         let mut without =
-            crate::solver::reference::Reference::<7, 6, crate::table::UpperTable>::new(
+            crate::solver::reference::Reference::<7, 6, u64, crate::table::UpperTable>::new(
                 crate::table::UpperTable::with_megabytes(8).unwrap(),
             );
         let mut used = false;

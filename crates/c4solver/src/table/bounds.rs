@@ -29,6 +29,7 @@ use std::marker::PhantomData;
 use super::entry::{AGE_MASK, Entry, KEY_BITS};
 use super::replace::Replace;
 use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
+use crate::bits::Bits;
 
 /// One 64-byte cache line of 8 entries; sets of 1, 2 or 8 ways never straddle two.
 #[derive(Clone, Copy, Debug, Default)]
@@ -149,7 +150,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
     /// The entry stored for `key`, if any.
     #[inline]
     pub(crate) fn find(&self, key: u64) -> Option<Entry> {
-        let first = self.first_slot(key);
+        let first = self.first_slot(narrow(key));
         let line = &self.lines[first / 8].0;
         let off = first % 8;
         line[off..off + P::WAYS]
@@ -161,7 +162,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
     /// Writes `entry` into its set under the policy.
     #[inline]
     pub(crate) fn put(&mut self, key: u64, entry: Entry) {
-        let first = self.first_slot(key);
+        let first = self.first_slot(narrow(key));
         self.dirty.mark(first);
         let off = first % 8;
         let set = &mut self.lines[first / 8].0[off..off + P::WAYS];
@@ -170,14 +171,26 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> BoundTable<P, UPPER_O
     }
 }
 
+/// The key as the entry's 64-bit word holds it: these research tables serve
+/// boards of up to 64 bits (the research solver refuses wider ones).
+#[inline(always)]
+fn narrow<K: Bits>(key: K) -> u64 {
+    debug_assert_eq!(
+        key.high_u64(),
+        0,
+        "a research table on a board over 64 bits"
+    );
+    key.low_u64()
+}
+
 impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
     for BoundTable<P, UPPER_ONLY, WORK>
 {
     const DEPTH_IS_WORK: bool = WORK;
 
     #[inline]
-    fn probe(&mut self, key: u64) -> Option<Hit> {
-        let e = self.find(key)?;
+    fn probe<K: Bits>(&mut self, key: K) -> Option<Hit> {
+        let e = self.find(narrow(key))?;
         Some(Hit {
             score: e.score(),
             bound: e.bound()?,
@@ -186,7 +199,7 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
     }
 
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
+    fn store<K: Bits>(&mut self, key: K, score: i32, bound: Bound, best: Option<u8>, depth: u8) {
         let (bound, best) = if UPPER_ONLY {
             match bound {
                 Bound::Lower => return,
@@ -195,13 +208,14 @@ impl<P: Replace, const UPPER_ONLY: bool, const WORK: bool> Table
         } else {
             (bound, best)
         };
+        let key = narrow(key);
         let entry = Entry::new(key, score, bound, best, depth, self.generation);
         self.put(key, entry);
     }
 
     #[inline]
-    fn prefetch(&self, key: u64) {
-        let first = self.first_slot(key);
+    fn prefetch<K: Bits>(&self, key: K) {
+        let first = self.first_slot(narrow(key));
         super::prefetch_ptr(self.lines.as_ptr().wrapping_add(first / 8));
     }
 
@@ -279,10 +293,10 @@ mod tests {
         assert!(e.holds(0));
         fn check<P: Replace>() {
             let mut t = BoundTable::<P, false, false>::new(1, 49).unwrap();
-            assert_eq!(t.probe(0), None);
-            t.store(0, 3, Bound::Exact, Some(3), 42);
+            assert_eq!(t.probe(0u64), None);
+            t.store(0u64, 3, Bound::Exact, Some(3), 42);
             assert_eq!(
-                t.probe(0),
+                t.probe(0u64),
                 Some(Hit {
                     score: 3,
                     bound: Bound::Exact,
@@ -302,11 +316,11 @@ mod tests {
     #[test]
     fn upper_only_keeps_upper_bounds() {
         let mut t = BoundTable::<Always, true, false>::new(1, 49).unwrap();
-        t.store(10, 4, Bound::Lower, Some(2), 5);
-        assert_eq!(t.probe(10), None);
-        t.store(10, 4, Bound::Exact, Some(2), 5);
+        t.store(10u64, 4, Bound::Lower, Some(2), 5);
+        assert_eq!(t.probe(10u64), None);
+        t.store(10u64, 4, Bound::Exact, Some(2), 5);
         assert_eq!(
-            t.probe(10),
+            t.probe(10u64),
             Some(Hit {
                 score: 4,
                 bound: Bound::Upper,
@@ -334,7 +348,7 @@ mod tests {
         assert_eq!(t.hashfull(), 0, "older generations do not count");
         t.clear();
         assert!(t.lines.iter().all(|l| l.0 == [0; 8]));
-        assert_eq!(t.probe(7919), None);
+        assert_eq!(t.probe(7919u64), None);
     }
 
     #[test]

@@ -50,7 +50,8 @@
 // Public for the `research` feature's internals (lib.rs), crate-wide without it.
 #![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
-use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
+use super::{Bound, DirtyBlocks, Hit, Modulus, Slots, Table, TableError, prev_prime};
+use crate::bits::Bits;
 
 /// Bits of the partial key kept in an entry.
 pub(crate) const KEY_BITS: u32 = 26;
@@ -100,8 +101,8 @@ pub struct CompactTable {
     /// Every key stored must be below this for the partial key to be exact.
     key_bound: u128,
     dirty: DirtyBlocks,
-    /// `floor(2^64 / sets)`, for the division-free remainder.
-    magic: u64,
+    /// The number of sets, for the division-free remainder.
+    modulus: Modulus,
     /// How bounds are coded into a set.
     codes: SetCodes,
 }
@@ -143,7 +144,7 @@ impl CompactTable {
             key_bound,
             sets: Slots::zeroed(len, mb)?,
             dirty: DirtyBlocks::new(len, mb)?,
-            magic: u64::MAX / len as u64,
+            modulus: Modulus::new(len as u64),
             codes,
         })
     }
@@ -200,23 +201,15 @@ impl CompactTable {
         self.sets.is_empty()
     }
 
-    /// `key mod sets`, without a division: `magic = floor(2^64 / sets)` makes the
-    /// estimated quotient `q` or `q - 1`, which one subtraction corrects.
+    /// `key mod sets`, without a division.
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        let len = self.sets.len() as u64;
-        let q = ((u128::from(key) * u128::from(self.magic)) >> 64) as u64;
-        let mut r = key - q * len;
-        if r >= len {
-            r -= len;
-        }
-        debug_assert_eq!(r, key % len);
-        r as usize
+    fn index<K: Bits>(&self, key: K) -> usize {
+        self.modulus.reduce(key) as usize
     }
 
     /// Hints the processor to fetch the set of `key` into the cache.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch<K: Bits>(&self, key: K) {
         super::prefetch_ptr(self.sets.as_ptr().wrapping_add(self.index(key)));
     }
 
@@ -225,12 +218,9 @@ impl CompactTable {
     /// Precondition: `key` below the key bound the table was built for
     /// (`debug_assert!`ed).
     #[inline]
-    pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
-        debug_assert!(
-            u128::from(key) < self.key_bound,
-            "key above the exact bound"
-        );
-        self.codes.read(self.sets[self.index(key)], key)
+    pub fn get<K: Bits>(&self, key: K) -> Option<(i32, Bound)> {
+        debug_assert!(key.to_u128() < self.key_bound, "key above the exact bound");
+        self.codes.read(self.sets[self.index(key)], key.low_u64())
     }
 
     /// Records `score` as a `bound` for `key`, from a search whose
@@ -240,14 +230,11 @@ impl CompactTable {
     /// Precondition: `key` below the key bound the table was built for (the
     /// partial key is exact only there; `debug_assert!`ed).
     #[inline]
-    pub fn put(&mut self, key: u64, score: i32, bound: Bound, work: u8) {
-        debug_assert!(
-            u128::from(key) < self.key_bound,
-            "key above the exact bound"
-        );
+    pub fn put<K: Bits>(&mut self, key: K, score: i32, bound: Bound, work: u8) {
+        debug_assert!(key.to_u128() < self.key_bound, "key above the exact bound");
         let i = self.index(key);
         let set = self.sets[i];
-        if let Some(new) = self.codes.write(set, key, score, bound, work) {
+        if let Some(new) = self.codes.write(set, key.low_u64(), score, bound, work) {
             if set == 0 {
                 self.dirty.mark(i);
             }
@@ -407,7 +394,7 @@ impl Table for CompactTable {
     const DEPTH_IS_WORK: bool = true;
 
     #[inline]
-    fn probe(&mut self, key: u64) -> Option<Hit> {
+    fn probe<K: Bits>(&mut self, key: K) -> Option<Hit> {
         self.get(key).map(|(score, bound)| Hit {
             score,
             bound,
@@ -416,12 +403,12 @@ impl Table for CompactTable {
     }
 
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, depth: u8) {
+    fn store<K: Bits>(&mut self, key: K, score: i32, bound: Bound, _best: Option<u8>, depth: u8) {
         self.put(key, score, bound, depth);
     }
 
     #[inline]
-    fn prefetch(&self, key: u64) {
+    fn prefetch<K: Bits>(&self, key: K) {
         CompactTable::prefetch(self, key);
     }
 
@@ -611,24 +598,24 @@ mod tests {
         // The empty board (key 0) and keys with zero low 26 bits (below the key
         // bound, only key 0 has both a zero set index and a zero partial key): an
         // empty table knows none of them.
-        let zero_low = [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40];
+        let zero_low = [0u64, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40];
         for &k in &zero_low {
             assert_eq!(t.get(k), None, "key {k:#x}");
             assert_eq!(t.probe(k), None);
         }
         // Storing the empty board makes only it known.
-        t.put(0, -18, Bound::Upper, 1);
-        assert_eq!(t.get(0), Some((-12, Bound::Upper)));
-        t.put(1 << KEY_BITS, 3, Bound::Lower, 1);
-        assert_eq!(t.get(1 << KEY_BITS), Some((3, Bound::Lower)));
-        assert_eq!(t.get(0), Some((-12, Bound::Upper)), "different set");
+        t.put(0u64, -18, Bound::Upper, 1);
+        assert_eq!(t.get(0u64), Some((-12, Bound::Upper)));
+        t.put(1u64 << KEY_BITS, 3, Bound::Lower, 1);
+        assert_eq!(t.get(1u64 << KEY_BITS), Some((3, Bound::Lower)));
+        assert_eq!(t.get(0u64), Some((-12, Bound::Upper)), "different set");
         let n = t.sets.len() as u64;
         // Same set (key n), other partial key: both kept, then the oldest goes.
         t.put(n, 2, Bound::Lower, 1);
         t.put(2 * n, 1, Bound::Lower, 1);
         assert_eq!(t.get(n), Some((2, Bound::Lower)));
         assert_eq!(t.get(2 * n), Some((1, Bound::Lower)));
-        assert_eq!(t.get(0), None, "replaced");
+        assert_eq!(t.get(0u64), None, "replaced");
     }
 
     #[test]

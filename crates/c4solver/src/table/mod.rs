@@ -19,12 +19,15 @@
 // Public for the `research` feature's internals (lib.rs), crate-wide without it.
 #![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
+use crate::bits::Bits;
+
 #[cfg(feature = "research")]
 pub(crate) mod bounds;
 pub(crate) mod compact;
 #[cfg(feature = "research")]
 pub(crate) mod entry;
 mod memory;
+mod modulus;
 #[cfg(feature = "research")]
 pub(crate) mod replace;
 pub(crate) mod shared;
@@ -36,6 +39,7 @@ pub(crate) mod wide;
 pub(crate) use bounds::BoundTable;
 pub use compact::CompactTable;
 pub(crate) use memory::Slots;
+pub(crate) use modulus::Modulus;
 #[cfg(feature = "research")]
 pub(crate) use replace::{Always, Bucket, DepthPreferred, Replace, TwoTier};
 #[cfg(feature = "research")]
@@ -81,18 +85,18 @@ pub trait Table {
     const DEPTH_IS_WORK: bool = false;
 
     /// What the table holds for `key`, if anything.
-    fn probe(&mut self, key: u64) -> Option<Hit>;
+    fn probe<K: Bits>(&mut self, key: K) -> Option<Hit>;
 
     /// Records what a search found for `key`. `depth` measures how much work the
     /// result stands for: the number of empty cells, or [`work_depth`] of the
     /// search's node count when [`Table::DEPTH_IS_WORK`] is true.
-    fn store(&mut self, key: u64, score: i32, bound: Bound, best: Option<u8>, depth: u8);
+    fn store<K: Bits>(&mut self, key: K, score: i32, bound: Bound, best: Option<u8>, depth: u8);
 
     /// Hints the processor to load the slot(s) of `key` into the cache, so that a
     /// later [`Table::probe`] of `key` does not wait for memory. Does nothing by
     /// default.
     #[inline]
-    fn prefetch(&self, _key: u64) {}
+    fn prefetch<K: Bits>(&self, _key: K) {}
 
     /// Forgets everything.
     fn clear(&mut self);

@@ -51,7 +51,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::compact::SetCodes;
-use super::{Bound, Hit, Table, TableError, prev_prime};
+use super::{Bound, Hit, Modulus, Table, TableError, prev_prime};
+use crate::bits::Bits;
 
 /// One slot: an atomic integer, read and written whole; all zero bits are an
 /// empty slot (so that a table comes zeroed from the allocator).
@@ -178,8 +179,8 @@ pub struct SharedTable<L: Layout> {
     slots: *const L::Word,
     len: usize,
     storage: Arc<Storage<L>>,
-    /// `floor(2^64 / len)`, for the division-free remainder.
-    magic: u64,
+    /// The number of slots, for the division-free remainder.
+    modulus: Modulus,
     /// Every key stored must be below this.
     key_bound: u128,
     /// How scores are coded.
@@ -280,7 +281,7 @@ impl<L: Layout> SharedTable<L> {
             slots: storage.slots.as_ptr(),
             len,
             storage,
-            magic: u64::MAX / len as u64,
+            modulus: Modulus::new(len as u64),
             key_bound,
             codes,
         }
@@ -333,29 +334,19 @@ impl<L: Layout> SharedTable<L> {
         self.len == 0
     }
 
-    /// `key mod len` without a division (see [`CompactTable`](super::CompactTable)).
+    /// `key mod len` without a division.
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        let len = self.len as u64;
-        let q = ((u128::from(key) * u128::from(self.magic)) >> 64) as u64;
-        let mut r = key - q * len;
-        if r >= len {
-            r -= len;
-        }
-        debug_assert_eq!(r, key % len);
-        r as usize
+    fn index<K: Bits>(&self, key: K) -> usize {
+        self.modulus.reduce(key) as usize
     }
 
     /// What the table holds for `key`: a score and its bound.
     ///
     /// Precondition: `key` below the key bound (`debug_assert!`ed).
     #[inline(always)]
-    pub fn get(&self, key: u64) -> Option<(i32, Bound)> {
-        debug_assert!(
-            u128::from(key) < self.key_bound,
-            "key above the exact bound"
-        );
-        L::read(&self.codes, key, self.slot(self.index(key)).get())
+    pub fn get<K: Bits>(&self, key: K) -> Option<(i32, Bound)> {
+        debug_assert!(key.to_u128() < self.key_bound, "key above the exact bound");
+        L::read(&self.codes, key.low_u64(), self.slot(self.index(key)).get())
     }
 
     /// Records `score` as a `bound` for `key`, from a search whose
@@ -363,15 +354,12 @@ impl<L: Layout> SharedTable<L> {
     ///
     /// Precondition: `key` below the key bound (`debug_assert!`ed).
     #[inline]
-    pub fn put(&self, key: u64, score: i32, bound: Bound, work: u8) {
-        debug_assert!(
-            u128::from(key) < self.key_bound,
-            "key above the exact bound"
-        );
+    pub fn put<K: Bits>(&self, key: K, score: i32, bound: Bound, work: u8) {
+        debug_assert!(key.to_u128() < self.key_bound, "key above the exact bound");
         let i = self.index(key);
         let slot = self.slot(i);
         let old = slot.get();
-        if let Some(new) = L::write(&self.codes, key, old, score, bound, work) {
+        if let Some(new) = L::write(&self.codes, key.low_u64(), old, score, bound, work) {
             if old == 0 {
                 self.mark(i);
             }
@@ -465,7 +453,7 @@ impl<L: Layout> Table for SharedTable<L> {
     const DEPTH_IS_WORK: bool = L::DEPTH_IS_WORK;
 
     #[inline(always)]
-    fn probe(&mut self, key: u64) -> Option<Hit> {
+    fn probe<K: Bits>(&mut self, key: K) -> Option<Hit> {
         self.get(key).map(|(score, bound)| Hit {
             score,
             bound,
@@ -474,12 +462,12 @@ impl<L: Layout> Table for SharedTable<L> {
     }
 
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, depth: u8) {
+    fn store<K: Bits>(&mut self, key: K, score: i32, bound: Bound, _best: Option<u8>, depth: u8) {
         self.put(key, score, bound, depth);
     }
 
     #[inline]
-    fn prefetch(&self, key: u64) {
+    fn prefetch<K: Bits>(&self, key: K) {
         super::prefetch_ptr(self.slots.wrapping_add(self.index(key)));
     }
 
@@ -579,16 +567,16 @@ mod tests {
     fn zero_keys_are_not_empty_slots() {
         let t = narrow(64);
         let n = t.len() as u64;
-        for k in [0, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40] {
+        for k in [0u64, 1 << KEY_BITS, 5 << (KEY_BITS + 3), 3 << 40] {
             assert_eq!(t.get(k), None, "key {k:#x}");
         }
-        t.put(0, 1, Bound::Lower, 1);
-        assert_eq!(t.get(0), Some((1, Bound::Lower)));
-        assert_eq!(t.get(1 << KEY_BITS), None);
+        t.put(0u64, 1, Bound::Lower, 1);
+        assert_eq!(t.get(0u64), Some((1, Bound::Lower)));
+        assert_eq!(t.get(1u64 << KEY_BITS), None);
         t.put(n, 2, Bound::Upper, 1);
         t.put(2 * n, 3, Bound::Upper, 1);
         assert_eq!(
-            (t.get(2 * n), t.get(n), t.get(0)),
+            (t.get(2 * n), t.get(n), t.get(0u64)),
             (Some((3, Bound::Upper)), Some((2, Bound::Upper)), None),
             "same set: the oldest small result replaced"
         );
@@ -600,8 +588,8 @@ mod tests {
         let mut b = a.share();
         for s in -12..=12 {
             for bound in [Bound::Upper, Bound::Lower] {
-                a.store(12_345, s, bound, None, BIG_WORK);
-                let hit = b.probe(12_345).unwrap();
+                a.store(12_345u64, s, bound, None, BIG_WORK);
+                let hit = b.probe(12_345u64).unwrap();
                 assert_eq!((hit.score, hit.bound), (s, bound));
             }
         }
@@ -612,10 +600,10 @@ mod tests {
         // A copy is a table of its own.
         let mut copy = a.clone();
         copy.clear();
-        assert!(a.probe(12_345).is_some());
+        assert!(a.probe(12_345u64).is_some());
         b.clear();
         assert!(a.all_slots().iter().all(|s| s.get() == 0));
-        assert!(a.probe(12_345).is_none());
+        assert!(a.probe(12_345u64).is_none());
         assert_eq!(a.hashfull(), 0);
     }
 

@@ -27,6 +27,7 @@
 //! tutorial's to the last node.
 
 use super::{Bound, DirtyBlocks, Hit, Slots, Table, TableError, prev_prime};
+use crate::bits::Bits;
 
 const KEY_BITS: u32 = 56;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
@@ -79,17 +80,21 @@ impl UpperTable {
     }
 
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        (key % self.slots.len() as u64) as usize
+    fn index<K: Bits>(&self, key: K) -> usize {
+        if K::BITS <= 64 {
+            (key.low_u64() % self.slots.len() as u64) as usize
+        } else {
+            (key.to_u128() % self.slots.len() as u128) as usize
+        }
     }
 
     /// Stores `value` for `key`, replacing the slot's content.
     #[inline]
-    pub(crate) fn put(&mut self, key: u64, value: u8) {
+    pub(crate) fn put<K: Bits>(&mut self, key: K, value: u8) {
         debug_assert!(self.slots.len() >= 256, "the partial key needs p >= 256");
         let i = self.index(key);
         let slot = &mut self.slots[i];
-        let partial = key & KEY_MASK;
+        let partial = key.low_u64() & KEY_MASK;
         if *slot == 0 {
             self.dirty.mark(i);
         } else if *slot & KEY_MASK != partial {
@@ -100,9 +105,9 @@ impl UpperTable {
 
     /// The value stored for `key`, or 0 if there is none.
     #[inline]
-    pub(crate) fn get(&self, key: u64) -> u8 {
+    pub(crate) fn get<K: Bits>(&self, key: K) -> u8 {
         let slot = self.slots[self.index(key)];
-        if slot & KEY_MASK == key & KEY_MASK {
+        if slot & KEY_MASK == key.low_u64() & KEY_MASK {
             (slot >> KEY_BITS) as u8
         } else {
             0
@@ -119,7 +124,7 @@ impl UpperTable {
 /// score is also an upper bound), lower bounds are dropped, no best move is kept.
 impl Table for UpperTable {
     #[inline]
-    fn probe(&mut self, key: u64) -> Option<Hit> {
+    fn probe<K: Bits>(&mut self, key: K) -> Option<Hit> {
         let val = self.get(key);
         (val != 0).then(|| Hit {
             score: i32::from(val) + self.min_score - 1,
@@ -129,7 +134,7 @@ impl Table for UpperTable {
     }
 
     #[inline]
-    fn store(&mut self, key: u64, score: i32, bound: Bound, _best: Option<u8>, _depth: u8) {
+    fn store<K: Bits>(&mut self, key: K, score: i32, bound: Bound, _best: Option<u8>, _depth: u8) {
         if bound != Bound::Lower {
             // Wrapping to u8 exactly as the tutorial's `uint8_t` field does.
             self.put(key, (score - self.min_score + 1) as u8);
@@ -137,7 +142,7 @@ impl Table for UpperTable {
     }
 
     #[inline]
-    fn prefetch(&self, key: u64) {
+    fn prefetch<K: Bits>(&self, key: K) {
         super::prefetch_ptr(self.slots.as_ptr().wrapping_add(self.index(key)));
     }
 
@@ -173,15 +178,15 @@ mod tests {
     fn empty_slot_is_not_the_empty_board() {
         let mut t = UpperTable::with_megabytes(1).unwrap();
         // key 0 is the empty board; an empty slot must answer "no value"
-        assert_eq!(t.get(0), 0);
+        assert_eq!(t.get(0u64), 0);
         // a key that maps to slot 0 with zero low bits
         let n = t.len() as u64;
         assert_eq!(t.get(n << 8), 0);
-        t.put(0, 5);
-        assert_eq!(t.get(0), 5);
+        t.put(0u64, 5);
+        assert_eq!(t.get(0u64), 5);
         assert_eq!(t.get(n), 0, "same slot, other key");
         t.put(n, 7);
-        assert_eq!(t.get(0), 0, "replaced");
+        assert_eq!(t.get(0u64), 0, "replaced");
         assert_eq!(t.get(n), 7);
     }
 

@@ -130,15 +130,15 @@ mod tests {
         for k in [0, n, 2 * n, 1 << 40] {
             assert_eq!(t.get(k), None, "key {k}");
         }
-        t.put(0, -18, Bound::Upper, 1);
+        t.put(0u64, -18, Bound::Upper, 1);
         assert_eq!(
-            (t.get(0), t.get(n)),
+            (t.get(0u64), t.get(n)),
             (Some((-18, Bound::Upper)), None),
             "same slot, other key"
         );
         t.put(n, 18, Bound::Lower, 1);
         assert_eq!(
-            (t.get(0), t.get(n)),
+            (t.get(0u64), t.get(n)),
             (None, Some((18, Bound::Lower))),
             "replaced"
         );
