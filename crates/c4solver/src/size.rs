@@ -72,8 +72,7 @@ impl Size {
 
     /// The sizes over 64 bits built with the `all-sizes` feature (each a copy of
     /// the program on a 128-bit bitboard): the boards of Steininger's results
-    /// table that need more than 64 bits, every `W`x`H` with `W + H = 16` and
-    /// 5x12.
+    /// table with `W + H = 16` that need more than 64 bits, and 5x12.
     pub const WIDE: [Size; 7] = [
         Size {
             width: 5,
