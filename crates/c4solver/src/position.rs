@@ -208,17 +208,6 @@ impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
         B::from_u128(Self::BOARD_MASK_128)
     }
 
-    /// The same position in the word `C` (`None` if its board does not fit in
-    /// `C`): the identity when `C` is `B`.
-    #[inline(always)]
-    pub fn in_word<C: Bits>(&self) -> Option<Board<W, H, C>> {
-        (W * (H + 1) <= C::BITS).then(|| Board {
-            current: C::from_u128(self.current.to_u128()),
-            mask: C::from_u128(self.mask.to_u128()),
-            moves: self.moves,
-        })
-    }
-
     /// The empty board.
     #[inline]
     pub const fn new() -> Self {
