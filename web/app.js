@@ -175,7 +175,9 @@ async function start() {
   } catch (e) {
     showError(e.message);
   }
-  $("keys").textContent = `1–${columnSymbol(Math.min(size.width, 9) - 1)}`;
+  // Past the ninth column, the command line's letters: 1–9, a–c.
+  const last = columnSymbol(size.width - 1);
+  $("keys").textContent = size.width <= 9 ? `1–${last}` : size.width === 10 ? "1–9, a" : `1–9, a–${last}`;
   const pos = new URLSearchParams(window.location.search).get("pos") ?? "";
   const loaded = Game.fromMoves(pos, size.width, size.height);
   game = loaded ?? new Game(size.width, size.height);
@@ -224,7 +226,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "r") redo();
   else if (key === "n") ui.newGame.click();
   else if (key === "s") ui.solution.click();
-  else if (col >= 0 && /^[1-9]$/.test(key)) playColumn(col);
+  else if (col >= 0 && /^[1-9a-c]$/.test(key)) playColumn(col);
   else return;
   event.preventDefault();
 });

@@ -351,6 +351,59 @@ fn sizes_outside_the_bitboard_are_refused() {
     );
 }
 
+/// On the 78-bit 6x12 board a table must hold about `2^22` 8-byte slots for its
+/// 56-bit partial keys to stay exact: a smaller one is refused (exit 2) with the
+/// least size that works, for both searches, and that size solves.
+#[cfg(feature = "all-sizes")]
+#[test]
+fn tables_too_small_for_78_bit_keys_are_refused() {
+    let moves = "1223113142652133666253553526544362231554266625315251124564";
+    let mut grid = Grid::new(6, 12);
+    for ch in moves.chars() {
+        assert!(!grid.play(ch.to_digit(10).unwrap() as usize - 1), "{moves}");
+    }
+    let want = grid.score();
+    let line = format!("{moves}\n");
+    for solver in ["tuned", "reference"] {
+        let run = |mb: &str| {
+            let args = [
+                "--size",
+                "6x12",
+                "--solver",
+                solver,
+                "--threads",
+                "1",
+                "--table-mb",
+                mb,
+            ];
+            c4solver(&args, &line)
+        };
+        let (_, err, code) = run("8");
+        assert_eq!(code, 2, "{solver}: {err}");
+        let least: usize = err
+            .split("(at least ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{solver}: {err}"));
+        assert!(
+            err.contains(
+                "a 8 MB table is too small for its partial keys to stay exact on this board"
+            ),
+            "{err}"
+        );
+        assert!(
+            (30..=34).contains(&least),
+            "about 2^22 slots of 8 bytes: {least} MB"
+        );
+        let (_, err, code) = run(&(least - 1).to_string());
+        assert_eq!(code, 2, "{solver} {}: {err}", least - 1);
+        let (out, err, code) = run(&least.to_string());
+        assert_eq!(code, 0, "{solver} {least}: {err}");
+        assert_eq!(scores(&out), [want], "{solver}");
+    }
+}
+
 /// Late positions (`empty` cells left) of a board over 64 bits: each solved by
 /// the tuned and the reference search through the command line and by the
 /// oracle; its mirror image solved to the same score; `analyze`'s best column
@@ -419,6 +472,55 @@ fn boards_over_64_bits_against_alpha_beta_8x8_10x6() {
     // At least 40 filled cells: 8x8 with 48 to 54 stones, 10x6 with 44 to 50.
     check_wide(Size::new(8, 8).unwrap(), 12, 10..=16, 88);
     check_wide(Size::new(10, 6).unwrap(), 12, 10..=16, 106);
+}
+
+/// `serve --size 10x6`: late positions (columns past the ninth written as
+/// letters) get the oracle's score from `/analyze` and the command line's
+/// analysis from `/analyze` and `/solve`; `/health` names the board; a column
+/// past the tenth is the command line's error, 400.
+#[cfg(feature = "all-sizes")]
+#[test]
+fn serve_on_a_board_over_64_bits() {
+    use serde_json::{Value, json};
+    let server =
+        crate::common::server::Server::start(&["--size", "10x6", "--threads", "2", "--quiet"]);
+    assert_eq!(server.health()["size"], "10x6");
+    let mut rng = ChaCha8Rng::seed_from_u64(1006);
+    let (mut checked, mut letters) = (0, 0);
+    while checked < 8 {
+        let ply = 60 - rng.random_range(10..=14);
+        let Some((moves, mut g)) = random_game(&mut rng, 10, 6, ply) else {
+            continue;
+        };
+        let (out, err, code) = c4solver(
+            &["analyze", "--size", "10x6", "--json"],
+            &format!("{moves}\n"),
+        );
+        assert_eq!(code, 0, "{moves}: {err}");
+        let cli: Value = serde_json::from_str(out.trim()).unwrap();
+        let got = server.get(&format!("/analyze?pos={moves}")).json();
+        assert_eq!(got["score"], json!(g.score()), "{moves}");
+        for field in ["scores", "best", "score"] {
+            assert_eq!(got[field], cli[field], "{moves} {field}");
+        }
+        let scores: Vec<Value> = cli["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| if s.is_null() { json!(100) } else { s.clone() })
+            .collect();
+        let solve = server.get(&format!("/solve?pos={moves}"));
+        assert_eq!(solve.json(), json!({"pos": moves, "score": scores}));
+        letters += usize::from(moves.contains('a'));
+        checked += 1;
+    }
+    assert!(letters > 0, "some position plays the tenth column");
+    let (_, err, code) = c4solver(&["analyze", "--size", "10x6"], "4b\n");
+    assert_eq!(code, 1);
+    let message = err.trim_end().trim_start_matches("c4solver: line 1: ");
+    let bad = server.get("/analyze?pos=4b");
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(bad.json()["error"], json!(message));
 }
 
 #[cfg(feature = "all-sizes")]

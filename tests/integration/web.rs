@@ -105,6 +105,34 @@ fn the_page_in_chromium() {
     assert_eq!(seen["bookDepth"], Value::Null);
 }
 
+/// `serve --size 10x6`, a board over 64 bits with a tenth column: the page draws
+/// ten columns, names the tenth by its letter, plays it by key, and shows the
+/// command line's scores.
+#[cfg(feature = "all-sizes")]
+#[test]
+#[ignore = "needs Chromium, node and playwright-core and the all-sizes feature"]
+fn the_page_on_a_board_over_64_bits() {
+    need_browser();
+    let server = Server::start(&["--size", "10x6", "--threads", "2", "--quiet"]);
+    let analyze = |moves: &str| {
+        let args = ["analyze", "--size", "10x6", "--json"];
+        let (out, err, code) = common::run(&args, &format!("{moves}\n"));
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(out.trim()).unwrap()["scores"].clone()
+    };
+    // 46 stones, the tenth column open: played by its key, `a`.
+    let moves = "1693a325a217679512269546315a7363a115694a528973";
+    let seen = drive("size", server.url(), &[moves, "9"]);
+    assert_eq!(seen["columns"], 10);
+    assert_eq!(seen["stones"], moves.len());
+    assert_eq!(text(&seen["keys"]), "1–9, a");
+    assert_eq!(seen["scores"], analyze(moves));
+    let after = format!("{moves}a");
+    assert_eq!(text(&seen["afterPos"]), after);
+    assert_eq!(seen["afterStones"], after.len());
+    assert_eq!(seen["afterScores"], analyze(&after));
+}
+
 /// The static build (`scripts/build-web`) served by python's plain static server,
 /// with no c4solver process: the WebAssembly solver answers the same.
 #[test]

@@ -9,6 +9,8 @@
 //                                             while MOVES is being analyzed)
 //   node drive.mjs restart URL BROWSER MOVES   (the static build: aborts the
 //                                             search of MOVES, asks again)
+//   node drive.mjs size URL BROWSER MOVES COL  (another board size: MOVES shown,
+//                                             then COL, 0-based, by its key)
 import { chromium } from "playwright-core";
 import { serveDir } from "./serve-dir.mjs";
 
@@ -276,6 +278,29 @@ async function restart(browser, moves) {
   return seen;
 }
 
+// A board of another size: what MOVES shows (columns drawn, stones, keys,
+// scores), then column COL played by its key (a, b, c past the ninth) and the
+// scores after a reload of the new address.
+async function size(browser, moves, col) {
+  const page = await browser.newPage();
+  const seen = { consoleErrors: [] };
+  page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  await page.goto(`${base}/?pos=${moves}`);
+  seen.scores = await scoresShown(page);
+  seen.columns = await page.$$eval("svg.board .column", (c) => c.length);
+  seen.stones = await page.$$eval("svg.board .stone", (s) => s.length);
+  seen.keys = await page.textContent("#keys");
+  const key = Number(col) < 9 ? String(Number(col) + 1) : String.fromCharCode(97 + Number(col) - 9);
+  await page.locator("body").press(key);
+  await page.waitForFunction((m) => new URL(location.href).searchParams.get("pos") !== m, moves);
+  seen.afterPos = await address(page);
+  await page.reload();
+  seen.afterScores = await scoresShown(page);
+  seen.afterStones = await page.$$eval("svg.board .stone", (s) => s.length);
+  await page.close();
+  return seen;
+}
+
 const browser = await chromium.launch({ executablePath: browserPath, headless: true });
 try {
   const result =
@@ -283,7 +308,9 @@ try {
       ? await stale(browser, outDir, staleCol)
       : mode === "restart"
         ? await restart(browser, outDir)
-        : await ({ screenshots, offline, check }[mode] ?? check)(browser);
+        : mode === "size"
+          ? await size(browser, outDir, staleCol)
+          : await ({ screenshots, offline, check }[mode] ?? check)(browser);
   console.log(JSON.stringify(result));
 } finally {
   await browser.close();

@@ -9,8 +9,8 @@
 //!
 //! The supported sizes are every width and height from 4 up whose bitboard takes
 //! at most 64 bits, `W * (H + 1) <= 64` ([`Size::ALL`], 42 sizes from 4x4 to
-//! 12x4 and 4x15, on a `u64`), and seven boards of up to 128 bits on a `u128`
-//! ([`Size::WIDE`]: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5). [`Size::new`] takes
+//! 12x4 and 4x15, on a `u64`), and eleven boards of up to 128 bits on a `u128`
+//! ([`Size::WIDE`]: 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5). [`Size::new`] takes
 //! every size of up to 128 bits; [`Size::built`] says whether this build has it. Smaller boards (a width or height below 4) work in the library
 //! but are not instantiated here: nobody can win on a board less than four wide
 //! and four high but in the other direction, and they are not in Tromp's table.
@@ -51,7 +51,7 @@ pub enum SizeError {
     /// A size over 64 bits that is not one of [`Size::WIDE`].
     #[error(
         "board size {0} ({bits} bits) is not one of the sizes over 64 bits that the `all-sizes` \
-         build holds: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5",
+         build holds: 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5",
         bits = .0.width * (.0.height + 1)
     )]
     NotWide(Size),
@@ -71,20 +71,36 @@ impl Size {
     };
 
     /// The sizes over 64 bits built with the `all-sizes` feature (each a copy of
-    /// the program on a 128-bit bitboard): the boards of Steininger's results
-    /// table with `W + H = 16` that need more than 64 bits, and 5x12.
-    pub const WIDE: [Size; 7] = [
+    /// the program on a 128-bit bitboard): every board of Steininger's results
+    /// table that needs more than 64 bits (65 to 78).
+    pub const WIDE: [Size; 11] = [
         Size {
             width: 5,
             height: 12,
+        },
+        Size {
+            width: 5,
+            height: 13,
         },
         Size {
             width: 6,
             height: 10,
         },
         Size {
+            width: 6,
+            height: 11,
+        },
+        Size {
+            width: 6,
+            height: 12,
+        },
+        Size {
             width: 7,
             height: 9,
+        },
+        Size {
+            width: 7,
+            height: 10,
         },
         Size {
             width: 8,
@@ -336,14 +352,14 @@ impl Size {
 
 /// [`Size::ALL`] then [`Size::WIDE`].
 #[cfg(feature = "all-sizes")]
-const ALL_AND_WIDE: [Size; 49] = {
-    let mut all = [Size::STANDARD; 49];
+const ALL_AND_WIDE: [Size; 53] = {
+    let mut all = [Size::STANDARD; 53];
     let mut i = 0;
     while i < 42 {
         all[i] = Size::ALL[i];
         i += 1;
     }
-    while i < 49 {
+    while i < 53 {
         all[i] = Size::WIDE[i - 42];
         i += 1;
     }
@@ -443,8 +459,12 @@ macro_rules! with_size {
             (11, 4) => $($f)::+::<11, 4, u64>($($arg),*),
             (12, 4) => $($f)::+::<12, 4, u64>($($arg),*),
             (5, 12) => $($f)::+::<5, 12, u128>($($arg),*),
+            (5, 13) => $($f)::+::<5, 13, u128>($($arg),*),
             (6, 10) => $($f)::+::<6, 10, u128>($($arg),*),
+            (6, 11) => $($f)::+::<6, 11, u128>($($arg),*),
+            (6, 12) => $($f)::+::<6, 12, u128>($($arg),*),
             (7, 9) => $($f)::+::<7, 9, u128>($($arg),*),
+            (7, 10) => $($f)::+::<7, 10, u128>($($arg),*),
             (8, 8) => $($f)::+::<8, 8, u128>($($arg),*),
             (9, 7) => $($f)::+::<9, 7, u128>($($arg),*),
             (10, 6) => $($f)::+::<10, 6, u128>($($arg),*),
@@ -610,7 +630,7 @@ mod tests {
         assert_eq!(
             Size::new(12, 7).unwrap().built().unwrap_err().to_string(),
             "board size 12x7 (96 bits) is not one of the sizes over 64 bits that the `all-sizes` \
-             build holds: 5x12, 6x10, 7x9, 8x8, 9x7, 10x6 and 11x5"
+             build holds: 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5"
         );
         for bad in [
             "",

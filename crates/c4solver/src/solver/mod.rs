@@ -166,7 +166,7 @@ impl Config {
         }
         match self.kind {
             SolverKind::Tuned => check_compact::<W, H>(self.table_mb),
-            SolverKind::Reference => check_upper(self.table_mb),
+            SolverKind::Reference => check_upper::<W, H>(self.table_mb),
         }
     }
 
@@ -267,20 +267,18 @@ impl Config {
 /// entries where their partial key is exact, 8-byte ones below.
 fn check_compact<const W: usize, const H: usize>(mb: usize) -> Result<(), TableError> {
     let bound = crate::table::compact::key_bound(W, H);
-    CompactTable::sets_for(mb, bound)
-        .or_else(|_| SharedTable::<Wide>::slots_for(mb, bound))
-        .map(drop)
+    if CompactTable::fits(mb, bound) {
+        return Ok(());
+    }
+    SharedTable::<Wide>::slots_for(mb, bound).map(drop)
 }
 
-/// Whether the tutorial's table of `mb` MB can be had.
-fn check_upper(mb: usize) -> Result<(), TableError> {
-    if mb == 0 {
-        Err(TableError::TooSmall { mb })
-    } else {
-        mb.checked_mul(1 << 20)
-            .map(drop)
-            .ok_or(TableError::Alloc { mb })
-    }
+/// Whether the tutorial's table of `mb` MB can be had for the `W`x`H` board: its
+/// 8-byte slots keep 56 bits of the key, exact while `slots << 56` bounds every
+/// key (always up to 64 bits; from 1 MB on up to 73 bits).
+fn check_upper<const W: usize, const H: usize>(mb: usize) -> Result<(), TableError> {
+    // The same slots and partial key as the shared table's 8-byte entries.
+    SharedTable::<Wide>::slots_for(mb, crate::table::compact::key_bound(W, H)).map(drop)
 }
 
 /// Why a position was not solved.
@@ -416,7 +414,7 @@ fn team<const W: usize, const H: usize, B: Bits>(
 
 /// Whether a compact table of `mb` megabytes keeps its 4-byte entries exact.
 fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
-    CompactTable::sets_for(mb, crate::table::compact::key_bound(W, H)).is_ok()
+    CompactTable::fits(mb, crate::table::compact::key_bound(W, H))
 }
 
 /// A solver for `W`x`H` boards; see the module documentation.

@@ -153,7 +153,7 @@ pub(super) fn check<const W: usize, const H: usize>(config: &Config) -> Result<(
     let mb = config.table_mb;
     match config.table() {
         TableKind::Compact => super::check_compact::<W, H>(mb),
-        TableKind::Upper(ReplaceKind::Always) => super::check_upper(mb),
+        TableKind::Upper(ReplaceKind::Always) => super::check_upper::<W, H>(mb),
         TableKind::Upper(r) | TableKind::Bounds(r) => {
             crate::table::bounds::sets_for(mb, (W * (H + 1)) as u32, r.ways()).map(drop)
         }

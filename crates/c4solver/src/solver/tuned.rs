@@ -59,6 +59,15 @@ pub(crate) const NEAR_EMPTY: i32 = 16;
 /// (docs/tuned-solver.md#near-table).
 pub(crate) const NEAR_TABLE_MB: usize = 2;
 
+/// The near table's size on the `W`x`H` board: [`NEAR_TABLE_MB`], or on a board of
+/// more than 73 bits the least that keeps its partial keys exact (16 MB or more).
+pub(crate) fn near_table_mb<const W: usize, const H: usize>() -> usize {
+    match NearTable::slots_for(NEAR_TABLE_MB, crate::table::compact::key_bound(W, H)) {
+        Err(TableError::TooSmallForKey { min_mb, .. }) => min_mb,
+        _ => NEAR_TABLE_MB,
+    }
+}
+
 /// The tuned solver's state: its table, its node counter and, with `PROFILE`, its
 /// `Profile` (without it the counting is compiled out).
 #[derive(Clone, Debug)]
@@ -410,7 +419,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
     /// cells, and a `NearTable` of its own for the others.
     ///
     /// # Errors
-    /// The near table's 2 MB cannot be had.
+    /// The near table (2 MB, more on boards of more than 73 bits) cannot be had.
     pub fn new(table: T) -> Result<Self, TableError> {
         Ok(Tuned {
             table,
@@ -421,7 +430,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
             profile: Box::default(),
             busy: None,
             root_stones: 0,
-            near: NearTable::for_board::<W, H>(NEAR_TABLE_MB)?,
+            near: NearTable::for_board::<W, H>(near_table_mb::<W, H>())?,
             refutation: (-1, B::ZERO),
         })
     }

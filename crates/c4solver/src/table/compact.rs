@@ -157,11 +157,7 @@ impl CompactTable {
     /// overflows, [`TableError::TooSmallForKey`] if the partial key would not be
     /// exact.
     pub fn sets_for(mb: usize, key_bound: u128) -> Result<u64, TableError> {
-        if mb == 0 {
-            return Err(TableError::TooSmall { mb });
-        }
-        let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
-        let len = prev_prime((bytes / std::mem::size_of::<u64>()) as u64);
+        let len = Self::sets_of(mb)?;
         if u128::from(len) << KEY_BITS < key_bound {
             // The smallest size that works, for the message.
             // (Counted from the sets needed, not by trying every size from `mb` up:
@@ -176,6 +172,22 @@ impl CompactTable {
             return Err(TableError::TooSmallForKey { mb, min_mb });
         }
         Ok(len)
+    }
+
+    /// Whether a table of `mb` megabytes keeps keys below `key_bound` exact: as
+    /// [`CompactTable::sets_for`] without working out the least size that would
+    /// (slow for keys of 78 bits, and only wanted for a message).
+    pub(crate) fn fits(mb: usize, key_bound: u128) -> bool {
+        Self::sets_of(mb).is_ok_and(|len| u128::from(len) << KEY_BITS >= key_bound)
+    }
+
+    /// The sets of a table of at most `mb` megabytes: the largest prime that fits.
+    fn sets_of(mb: usize) -> Result<u64, TableError> {
+        if mb == 0 {
+            return Err(TableError::TooSmall { mb });
+        }
+        let bytes = mb.checked_mul(1 << 20).ok_or(TableError::Alloc { mb })?;
+        Ok(prev_prime((bytes / std::mem::size_of::<u64>()) as u64))
     }
 
     /// A table of at most `mb` megabytes for the `W`x`H` board.

@@ -148,7 +148,7 @@ pub enum TableError {
     },
     /// The table has too few slots for its partial keys to identify positions.
     #[error(
-        "a {mb} MB compact table is too small for its partial keys to stay exact (at least {min_mb} MB)"
+        "a {mb} MB table is too small for its partial keys to stay exact on this board (at least {min_mb} MB)"
     )]
     TooSmallForKey {
         /// Requested size in megabytes.

@@ -7,7 +7,7 @@
 //!
 //! | bits   | width | field | meaning                                                    |
 //! |--------|-------|-------|------------------------------------------------------------|
-//! | 0..8   | 8     | value | 0 = empty; otherwise a 7-bit value: upper bound `u` as `u - MIN + 1`, lower bound `l` as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6) |
+//! | 0..8   | 8     | value | 0 = empty; otherwise the value: upper bound `u` as `u - MIN + 1`, lower bound `l` as `l - MIN + 1 + R` (`R = MAX - MIN + 1`, 37 on 7x6, 73 on 6x12: `2R <= 255`) |
 //! | 8..64  | 56    | key   | the position key mod 2^56: the whole key on boards of up to 56 bits (below 2^49 on 7x6) |
 //!
 //! * Index: `key mod p`, `p` the largest prime number of 8-byte slots that fits.
@@ -29,16 +29,16 @@ use std::sync::atomic::AtomicU64;
 use super::Bound;
 use super::shared::Layout;
 
-/// 8-byte entries: the whole key and the 7-bit value.
+/// 8-byte entries: the whole key and the 8-bit value.
 #[derive(Clone, Copy, Debug)]
 pub struct Wide;
 
 const KEY_SHIFT: u32 = 8;
-const VALUE_MASK: u64 = 0x7f;
+const VALUE_MASK: u64 = 0xff;
 /// The key bits kept: the low 56.
 const PARTIAL_MASK: u64 = u64::MAX >> KEY_SHIFT;
 
-/// The 7-bit values of a board's scores.
+/// The 8-bit values of a board's scores.
 #[derive(Clone, Copy, Debug)]
 pub struct WideCodes {
     min_score: i32,
@@ -83,7 +83,7 @@ impl Layout for Wide {
         let range = max_score - min_score + 1;
         assert!(
             range > 0 && 2 * range <= VALUE_MASK as i32,
-            "scores do not fit the 7-bit value"
+            "scores do not fit the 8-bit value"
         );
         WideCodes { min_score, range }
     }
@@ -142,6 +142,26 @@ mod tests {
             (None, Some((18, Bound::Lower))),
             "replaced"
         );
+    }
+
+    #[test]
+    fn the_widest_score_range_round_trips() {
+        // 6x12, 72 cells: scores -33..=33, values up to 134, past 7 bits.
+        use crate::position::Board;
+        type B = Board<6, 12, u128>;
+        let t = SharedTable::<Wide>::for_board::<6, 12>(40).unwrap();
+        let key = (1u128 << 77) | 99;
+        for (score, bound) in [
+            (B::MIN_SCORE, Bound::Upper),
+            (B::MAX_SCORE, Bound::Lower),
+            (B::MAX_SCORE, Bound::Upper),
+            (B::MIN_SCORE, Bound::Lower),
+            (0, Bound::Lower),
+        ] {
+            t.put(key, score, bound, 1);
+            assert_eq!(t.get(key), Some((score, bound)), "{score} {bound:?}");
+        }
+        assert_eq!((B::MIN_SCORE, B::MAX_SCORE), (-33, 33));
     }
 
     #[test]
