@@ -85,6 +85,19 @@ def write_text(path, moves):
     return path
 
 
+def test_default_partitions_spread_a_small_input(tmp_path):
+    from c4solver.distributed.label_job import default_partition_size
+
+    sizes = [default_partition_size(n) for n in (1, 250, 7_000, 50_000, 10**6, 10**8)]
+    assert sizes == [100, 100, 100, 500, 10_000, 10_000]
+    # 250 positions without --partition-size: 3 partitions, so 2 workers share them.
+    moves = positions(250, seed=7)
+    src = write_text(tmp_path / "in.txt", moves)
+    assert command("label", src, tmp_path / "out", "--workers", 1).returncode == 0
+    assert_exact(tmp_path / "out", moves)
+    assert len(os.listdir(tmp_path / "out")) == 1 + 3  # the manifest and 3 parts
+
+
 def test_label_local_cluster_matches_analyze_many(tmp_path):
     moves = positions(300, seed=1) + ["", "4444441"]  # the empty board, a full column
     src = write_text(tmp_path / "in.txt", moves)

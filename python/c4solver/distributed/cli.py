@@ -54,9 +54,9 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument(
         "--partition-size",
         type=_positive,
-        default=10_000,
+        default=None,
         metavar="N",
-        help="positions per task and per output file (default: 10000)",
+        help="positions per task and per output file (default: the input's positions / 100, from 100 to 10000)",
     )
     q.add_argument(
         "--skip-bad",

@@ -77,13 +77,21 @@ def _partitions(source: Source, size: int, rejected) -> Iterator[List[str]]:
         yield chunk
 
 
+def default_partition_size(positions: int) -> int:
+    """Positions a partition when none is given: about 100 partitions, of 100 to
+    10,000 positions each, so that a small input still spreads over every worker
+    and a large one makes tasks of a few minutes. It depends on the input alone,
+    so a rerun with the same arguments resumes."""
+    return min(10_000, max(100, -(-positions // 100)))
+
+
 def label(
     input: str,
     output: str,
     scheduler: Optional[str] = None,
     workers: Optional[int] = None,
     weak: bool = False,
-    partition_size: int = 10_000,
+    partition_size: Optional[int] = None,
     skip_bad: bool = False,
 ) -> int:
     """Runs the label job (see the module's doc); returns the positions in OUTPUT.
@@ -92,7 +100,7 @@ def label(
     parts.JobMismatch, inputs.InputError, or KeyboardInterrupt on Ctrl-C (the
     tasks in flight cancelled, the cluster closed; run again to resume).
     """
-    if partition_size < 1:
+    if partition_size is not None and partition_size < 1:
         raise ValueError("--partition-size must be at least 1")
     source = Source(input)
     output = os.path.abspath(output)  # the same folder for workers elsewhere
@@ -103,6 +111,8 @@ def label(
         raise BadInput(
             f"{listed}{more}\n{bad} bad position(s): nothing written (--skip-bad writes them to {REJECTED} and goes on)"
         )
+    if partition_size is None:
+        partition_size = default_partition_size(good)
     job = {
         "command": "label",
         "input_sha256": source.digest(),
