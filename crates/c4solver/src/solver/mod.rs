@@ -405,7 +405,9 @@ fn team<const W: usize, const H: usize, B: Bits>(
             helpers,
         }))
     }
-    if narrow_fits::<W, H>(config.table_mb) {
+    // A constant condition first: a board over 64 bits would need terabytes for
+    // the 4-byte entries, so its build compiles no search over them.
+    if B::BITS <= 64 && narrow_fits::<W, H>(config.table_mb) {
         build::<W, H, B, Narrow>(config, helpers)
     } else {
         build::<W, H, B, Wide>(config, helpers)
