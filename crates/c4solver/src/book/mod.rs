@@ -125,9 +125,7 @@ pub enum BookError {
     },
     /// A book whose positions are keyed (and hashed) on another word than the
     /// board's: a book of a board over 64 bits keys on 128 bits.
-    #[error(
-        "the book keys its positions on {found}-bit words, not on the {want} bits of this program's board"
-    )]
+    #[error("the book keys its positions on {found}-bit words, this board on {want}-bit ones")]
     KeyWidth {
         /// Bits of the file's keys.
         found: usize,

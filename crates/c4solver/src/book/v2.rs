@@ -363,6 +363,47 @@ mod tests {
     }
 
     #[test]
+    fn a_book_is_read_on_the_word_it_was_written_on() {
+        use crate::book::{Book, BookError};
+        // The layers of a 4x4 board keyed on 128 bits: the file says so, and a
+        // reader on the 64-bit word (whose hash would send the keys elsewhere)
+        // refuses it, as the wide reader refuses the 64-bit file.
+        let wide: Vec<Vec<(u128, i32)>> = crate::book::layers::layers::<4, 4, u128>(2)
+            .iter()
+            .map(|l| l.iter().map(|&k| (k, 0)).collect())
+            .collect();
+        let bytes = encode::<4, 4, u128>(&wide);
+        assert_eq!(bytes[18], 16);
+        let book = Book::<4, 4, u128>::from_bytes(bytes.clone()).unwrap();
+        book.check_positions().unwrap();
+        assert_eq!(
+            book.score(&Board::<4, 4, u128>::parse("12").unwrap()),
+            Some(0)
+        );
+        let err = Book::<4, 4>::from_bytes(bytes).unwrap_err();
+        assert!(matches!(
+            err,
+            BookError::KeyWidth {
+                found: 128,
+                want: 64
+            }
+        ));
+        assert_eq!(
+            err.to_string(),
+            "the book keys its positions on 128-bit words, this board on 64-bit ones"
+        );
+        let narrow = small_book();
+        assert_eq!(narrow[18], 0);
+        assert!(matches!(
+            Book::<4, 4, u128>::from_bytes(narrow),
+            Err(BookError::KeyWidth {
+                found: 64,
+                want: 128
+            })
+        ));
+    }
+
+    #[test]
     fn a_version_2_book_reads_back_and_damage_is_refused() {
         use crate::book::{Book, BookError};
         let bytes = small_book();
