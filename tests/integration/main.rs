@@ -12,8 +12,6 @@ mod book;
 mod book_cli;
 mod book_generate;
 mod book_shards;
-// Books of a board over 64 bits need one built in.
-#[cfg(feature = "all-sizes")]
 mod book_wide;
 mod bundled;
 mod cli;

@@ -402,6 +402,14 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
         if bytes.len() < HEADER || bytes[..8] != MAGIC {
             return Err(self.bad("not a c4solver checkpoint".to_string()));
         }
+        if bytes[13] != header[13] {
+            let bits = |tag: u8| if tag == 0 { 64 } else { 8 * usize::from(tag) };
+            return Err(self.bad(format!(
+                "its positions are keyed on {} bits, this board's on {}",
+                bits(bytes[13]),
+                B::BITS
+            )));
+        }
         if bytes[..HEADER] != header {
             let depth = bytes[12];
             let index = u16::from_le_bytes([bytes[14], bytes[15]]);
