@@ -520,9 +520,8 @@ pub struct EngineArgs {
     /// fits in 64 bits, width * (height + 1) <= 64 (4x4 up to 8x7, 12x4 and 4x15),
     /// and over 64 bits 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5, in a program
     /// built with the `all-sizes` feature (7x6 alone without). Columns past the
-    /// 9th are written a, b, c. On other sizes than 7x6 there is no built-in book,
-    /// and each search runs with its own table only; boards over 64 bits take no
-    /// book at all.
+    /// 9th are written a, b, c. On other sizes than 7x6 there is no built-in book
+    /// (`book generate` makes one), and each search runs with its own table only.
     #[arg(long, global = true, value_name = "WxH", default_value = "7x6", value_parser = built_size)]
     pub size: Size,
 }

@@ -259,11 +259,11 @@ pub fn team_solver<const W: usize, const H: usize, B: BookWord>(
 /// As [`book_file`].
 pub fn book_choice<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
-) -> anyhow::Result<Option<Book<W, H>>> {
+) -> anyhow::Result<Option<Book<W, H, B>>> {
     if engine.no_book || engine.book == Some(BookArg::None) {
         return Ok(None);
     }
-    Ok(book_file::<W, H, B>(engine)?.or_else(B::builtin))
+    Ok(book_file::<W, H, B>(engine)?.or_else(Book::builtin))
 }
 
 /// Whether the options ask for a book by name (`--book builtin` or `--book
@@ -278,12 +278,12 @@ pub fn book_named(engine: &EngineArgs) -> bool {
 /// A file that is not a whole book of the board's size, with the reason.
 pub fn book_file<const W: usize, const H: usize, B: BookWord>(
     engine: &EngineArgs,
-) -> anyhow::Result<Option<Book<W, H>>> {
+) -> anyhow::Result<Option<Book<W, H, B>>> {
     builtin_exists::<W, H>(engine)?;
     let Some(BookArg::File(path)) = &engine.book else {
         return Ok(None);
     };
-    let book = B::read::<W, H>(path).map_err(|e| match e {
+    let book = Book::<W, H, B>::read(path).map_err(|e| match e {
         BookError::Io { .. } => anyhow!("--book {e}"),
         e => anyhow!("--book {}: {e}", path.display()),
     })?;

@@ -76,32 +76,11 @@ fn run_sized<const W: usize, const H: usize, B: BookWord>(
         Some(Command::Solve(s)) => solve::run::<W, H, B>(&s.args, &s.files, engine, signals),
         Some(Command::Bench(b)) => bench::run::<W, H, B>(b, engine, signals),
         Some(Command::Generate(g)) => generate::run::<W, H, B>(g, engine, signals),
-        // `run` sends them to `run_books`, on the 64-bit word only.
-        Some(Command::Book(_)) => anyhow::bail!("book commands run on boards of up to 64 bits"),
+        Some(Command::Book(b)) => book::run::<W, H, B>(b, engine, signals),
         Some(Command::Analyze(a)) => analyze::run::<W, H, B>(a, engine, signals),
         Some(Command::Play(p)) => play::run::<W, H, B>(p, engine, signals),
         Some(Command::Serve(s)) => serve::run::<W, H, B>(s, engine, signals),
     }
-}
-
-/// A `book` command: the books keep the 64-bit word, so a board over 64 bits is
-/// refused (exit 2) before anything is read or written.
-fn run_books(
-    b: &args::BookArgs,
-    engine: &args::EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
-    let size = engine.size;
-    if size.is_wide() {
-        anyhow::bail!(
-            "book commands take boards of up to 64 bits: {size} has {} (search it without a book)",
-            size.bits()
-        );
-    }
-    #[cfg(not(test))]
-    return c4solver::with_narrow_size!(size, book::run(b, engine, signals));
-    #[cfg(test)]
-    book::run::<7, 6>(b, engine, signals)
 }
 
 /// Whether the command's answers go to stdout (all but `book generate` and
@@ -125,7 +104,6 @@ pub fn run(cli: Cli) -> Outcome {
     // size into them too would only double the time the tests take to build
     // (the end-to-end tests in tests/ run the real binary, with every size).
     let result = match &cli.command {
-        Some(Command::Book(b)) => run_books(b, &cli.engine, &signals),
         #[cfg(not(test))]
         _ => with_size!(cli.engine.size, run_sized(&cli, &signals)),
         #[cfg(test)]

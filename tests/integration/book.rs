@@ -30,7 +30,7 @@ fn weight(p: &Position) -> u64 {
 fn layers_count_the_published_positions_per_ply() {
     // Enumerated independently of the book's scores: the positions of each ply,
     // plus those a winning move just ended, are the published legal positions.
-    let ls = layers::<7, 6>(12);
+    let ls = layers::<7, 6, u64>(12);
     for (plies, want) in LEGAL_AFTER_PLIES.iter().enumerate() {
         let open: u64 = ls[plies]
             .iter()
@@ -55,7 +55,7 @@ fn layers_count_the_published_positions_per_ply() {
 #[test]
 fn the_book_holds_every_layer_position() {
     let book = builtin();
-    let ls = layers::<7, 6>(book.depth());
+    let ls = layers::<7, 6, u64>(book.depth());
     let counts = book.by_stones();
     assert_eq!(counts.len(), book.depth() + 1);
     let mut entries = 0;
@@ -91,7 +91,7 @@ fn every_entry_is_the_best_of_its_moves() {
 /// 44,473 won, 16,635 lost and 6,449 drawn for the first player.
 #[test]
 fn tromps_8_ply_database() {
-    let ls = layers::<7, 6>(8);
+    let ls = layers::<7, 6, u64>(8);
     let subset: Vec<Position> = ls[8]
         .iter()
         .map(|&k| Position::from_key(k).unwrap())
@@ -124,7 +124,7 @@ fn every_entry_agrees_with_connect_four_ai() {
         if Position::from_key(key).unwrap().moves_played() > 8 {
             continue;
         }
-        let moves = c4solver::book::moves_to::<7, 6>(key).expect("reachable");
+        let moves = c4solver::book::moves_to::<7, 6, u64>(key).expect("reachable");
         let p = OtherPosition::from_moves(&moves).unwrap();
         other.reset();
         assert_eq!(i32::from(other.solve(&p)), score, "{moves}");

@@ -59,7 +59,7 @@ fn bad_book_files_are_clear_errors() {
         ("not-a-book", b"4455 18\n".repeat(8), "bad magic"),
         (
             "other-board",
-            c4solver::book::encode::<5, 4>(0, 0, (1, 1), &[(0, 1)]),
+            c4solver::book::encode::<5, 4, u64>(0, 0, (1, 1), &[(0, 1)]),
             "for a 5x4 board, not 7x6",
         ),
     ];
@@ -145,7 +145,7 @@ fn book_merge_checks_its_shards() {
     let shard = scratch("shard-1-of-2.c4book");
     std::fs::write(
         &shard,
-        c4solver::book::encode::<7, 6>(4, 4, (1, 2), &[(key, 0)]),
+        c4solver::book::encode::<7, 6, u64>(4, 4, (1, 2), &[(key, 0)]),
     )
     .unwrap();
     let out = scratch("merged.c4book");
@@ -406,7 +406,7 @@ fn book_export_reads_a_book_file_a_shard_too() {
     let shard = scratch("export-shard.c4book");
     std::fs::write(
         &shard,
-        c4solver::book::encode::<7, 6>(4, 4, (1, 2), &[(key, -2)]),
+        c4solver::book::encode::<7, 6, u64>(4, 4, (1, 2), &[(key, -2)]),
     )
     .unwrap();
     let path = shard.to_str().unwrap();

@@ -52,7 +52,7 @@ fn a_sample_of_the_committed_shards_agrees_with_book_free_solves() {
     entries.shuffle(&mut rng);
     entries.truncate(SAMPLE);
     let checked: Mutex<Vec<Checked>> = Mutex::new(Vec::new());
-    verify::resolve::<7, 6>(&entries, Config::tuned(), 2, &StopFlag::new(), &|c| {
+    verify::resolve::<7, 6, u64>(&entries, Config::tuned(), 2, &StopFlag::new(), &|c| {
         checked.lock().unwrap().push(c)
     })
     .unwrap();
@@ -87,7 +87,7 @@ fn a_damaged_or_foreign_shard_is_refused() {
         count: 64,
     };
     let entries: Vec<(u64, i32)> = book.entries().collect();
-    let bytes = shard::encode::<7, 6>(12, other, &entries);
+    let bytes = shard::encode::<7, 6, u64>(12, other, &entries);
     let err = Book7x6::from_bytes(bytes).unwrap_err();
     assert!(matches!(err, BookError::BadHeader(_)), "{err}");
 }
@@ -96,7 +96,7 @@ fn a_damaged_or_foreign_shard_is_refused() {
 fn compact_shards_of_the_built_in_book_merge_back_into_it() {
     let builtin = Book7x6::builtin().unwrap();
     let depth = builtin.depth();
-    let layers = c4solver::book::cached::<7, 6>(depth);
+    let layers = c4solver::book::cached::<7, 6, u64>(depth);
     let mut shards = Vec::new();
     for index in 1..=4 {
         let s = Shard { index, count: 4 };
@@ -106,7 +106,7 @@ fn compact_shards_of_the_built_in_book_merge_back_into_it() {
             .iter()
             .map(|&k| (k, builtin.score_of_key(k).unwrap()))
             .collect();
-        let bytes = shard::encode::<7, 6>(depth, s, &entries);
+        let bytes = shard::encode::<7, 6, u64>(depth, s, &entries);
         shards.push(Book7x6::from_bytes(bytes).unwrap());
     }
     shards.reverse();

@@ -12,6 +12,7 @@ mod book;
 mod book_cli;
 mod book_generate;
 mod book_shards;
+mod book_wide;
 mod bundled;
 mod cli;
 mod doc_examples;

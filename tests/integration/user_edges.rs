@@ -131,7 +131,7 @@ fn book_verify_counts_the_entries_above_the_deepest_layer() {
     );
     assert_eq!(v.status.code(), Some(0), "{}", text(&v.stderr));
     // The oracle: the layers enumerated afresh, one entry per mirror pair.
-    let all = c4solver::book::layers::<4, 4>(5);
+    let all = c4solver::book::layers::<4, 4, u64>(5);
     let above: usize = all[..5].iter().map(Vec::len).sum();
     let whole: usize = all.iter().map(Vec::len).sum();
     assert!(above < whole);

@@ -125,11 +125,11 @@ impl Setup {
     /// book.
     fn solver<const W: usize, const H: usize, B: BookWord>(
         &self,
-        book: Option<&Book<W, H>>,
+        book: Option<&Book<W, H, B>>,
     ) -> Result<Solver<W, H, B>, TableError> {
         let mut solver = Solver::<W, H, B>::new(self.config)?;
         if self.book {
-            solver.set_book(book.cloned().or_else(B::builtin));
+            solver.set_book(book.cloned().or_else(Book::builtin));
         }
         Ok(solver)
     }
@@ -182,7 +182,7 @@ fn mismatch<const W: usize, const H: usize, B: BookWord>(
 /// cannot start.
 pub fn run<const W: usize, const H: usize, B: BookWord>(
     setups: &[Setup],
-    book: Option<&Book<W, H>>,
+    book: Option<&Book<W, H, B>>,
     modes: &[Mode],
     sets: &[TestSet<W, H, B>],
     limit: Option<usize>,
@@ -202,7 +202,7 @@ pub fn run<const W: usize, const H: usize, B: BookWord>(
 #[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
 pub fn run_threads<const W: usize, const H: usize, B: BookWord>(
     setups: &[Setup],
-    book: Option<&Book<W, H>>,
+    book: Option<&Book<W, H, B>>,
     modes: &[Mode],
     sets: &[TestSet<W, H, B>],
     limit: Option<usize>,

@@ -2,6 +2,7 @@
 //! `MOVES SCORE` line each (a data set for training, which `c4solver` reads back
 //! and checks).
 
+use c4solver::BookWord;
 use std::io::{BufWriter, ErrorKind, Write};
 
 use super::super::Outcome;
@@ -16,8 +17,10 @@ use super::super::output;
 /// A book that cannot be opened ([`super::open`]), `--stones` outside the
 /// book's layers or 0, an entry that no game reaches, or stdout failing (but a
 /// closed pipe, which ends the output).
-pub fn run<const W: usize, const H: usize>(args: &BookExportArgs) -> anyhow::Result<Outcome> {
-    let (name, book) = super::open::<W, H>(args.file.as_deref())?;
+pub fn run<const W: usize, const H: usize, B: BookWord>(
+    args: &BookExportArgs,
+) -> anyhow::Result<Outcome> {
+    let (name, book) = super::open::<W, H, B>(args.file.as_deref())?;
     let (lowest, depth) = (book.header().lowest as usize, book.depth());
     let layers = match args.stones {
         Some(k) if k < lowest || k > depth => {

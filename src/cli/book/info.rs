@@ -1,5 +1,6 @@
 //! `c4solver book info`: what a book holds.
 
+use c4solver::BookWord;
 use std::io::Write;
 
 use super::super::Outcome;
@@ -11,8 +12,10 @@ use super::super::output;
 /// # Errors
 /// A file that is not a book or shard of the board's size (`--size`), or stdout
 /// failing.
-pub fn run<const W: usize, const H: usize>(args: &BookInfoArgs) -> anyhow::Result<Outcome> {
-    let (name, book) = super::open::<W, H>(args.file.as_deref())?;
+pub fn run<const W: usize, const H: usize, B: BookWord>(
+    args: &BookInfoArgs,
+) -> anyhow::Result<Outcome> {
+    let (name, book) = super::open::<W, H, B>(args.file.as_deref())?;
     let h = book.header();
     let counts = book.by_stones();
     let text = if args.json {

@@ -1,6 +1,7 @@
 //! `c4solver book merge`: the K shards of one generation into a book.
 
 use c4solver::Book;
+use c4solver::BookWord;
 use c4solver::book::{merge, write_atomically};
 
 use super::super::Outcome;
@@ -11,17 +12,19 @@ use super::super::args::BookMergeArgs;
 /// # Errors
 /// A shard that cannot be read, a missing, repeated or foreign shard, or an
 /// I/O error writing the book.
-pub fn run<const W: usize, const H: usize>(args: &BookMergeArgs) -> anyhow::Result<Outcome> {
+pub fn run<const W: usize, const H: usize, B: BookWord>(
+    args: &BookMergeArgs,
+) -> anyhow::Result<Outcome> {
     let mut shards = Vec::with_capacity(args.shards.len());
     for path in &args.shards {
-        shards.push(Book::<W, H>::read_any(path).map_err(|e| match e {
+        shards.push(Book::<W, H, B>::read_any(path).map_err(|e| match e {
             c4solver::BookError::Io { .. } => anyhow::Error::new(e),
             e => anyhow::anyhow!("{}: {e}", path.display()),
         })?);
     }
     let bytes = merge(&shards)?;
     write_atomically(&args.out, &bytes)?;
-    let book = Book::<W, H>::from_bytes(bytes)?;
+    let book = Book::<W, H, B>::from_bytes(bytes)?;
     eprintln!(
         "c4solver: wrote {}: depth {}, {} entries, {} bytes",
         args.out.display(),

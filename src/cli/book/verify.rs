@@ -4,6 +4,7 @@
 //! entry as soon as it is checked and next in order.
 
 use c4solver::Book;
+use c4solver::BookWord;
 use c4solver::book::verify;
 
 use super::super::Outcome;
@@ -18,12 +19,12 @@ use super::super::signals::Signals;
 /// # Errors
 /// A file that is not a book or shard of the board's size, a table that cannot be built, or
 /// stdout failing.
-pub fn run<const W: usize, const H: usize>(
+pub fn run<const W: usize, const H: usize, B: BookWord>(
     args: &BookVerifyArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let book = Book::<W, H>::read_any(&args.file).map_err(|e| match e {
+    let book = Book::<W, H, B>::read_any(&args.file).map_err(|e| match e {
         c4solver::BookError::Io { .. } => anyhow::Error::new(e),
         e => anyhow::anyhow!("{}: {e}", args.file.display()),
     })?;
@@ -54,7 +55,7 @@ pub fn run<const W: usize, const H: usize>(
     }
     let count = args.sample.map_or(usize::MAX, |k| k as usize);
     let sample = verify::sample_deepest(&book, count, args.seed);
-    let config = engine::single_config::<W, H, u64>(engine_args, "book verify", false)?;
+    let config = engine::single_config::<W, H, B>(engine_args, "book verify", false)?;
     let bar = progress::bar(
         sample.len() as u64,
         "{bar:40} {pos}/{len} entries re-solved, {per_sec} [{elapsed_precise}, eta {eta}]",
@@ -63,7 +64,7 @@ pub fn run<const W: usize, const H: usize>(
     let wrong = std::sync::atomic::AtomicUsize::new(0);
     let checked = std::sync::atomic::AtomicUsize::new(0);
     let stop = signals.stop_flag().clone();
-    let result = verify::resolve::<W, H>(
+    let result = verify::resolve::<W, H, B>(
         &sample,
         config,
         engine::threads(engine_args),

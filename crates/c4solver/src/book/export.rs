@@ -3,6 +3,7 @@
 //! mirror pair or both.
 
 use super::{Book, Store, layers};
+use crate::bits::Bits;
 use crate::position::{Board, column_symbol};
 
 /// A book entry that no game reaches: no order of its stones plays it from the
@@ -10,29 +11,29 @@ use crate::position::{Board, column_symbol};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("entry {key:#x} is no position a game reaches")]
 pub struct Unreachable {
-    /// The entry's canonical key.
-    pub key: u64,
+    /// The entry's canonical key (widened to 128 bits).
+    pub key: u128,
 }
 
-impl<const W: usize, const H: usize> Book<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
     /// The entries of `stones` stones (canonical key and score), in ascending
     /// key order; empty outside the book's range of stones. A version-2 book
     /// stores no keys: the layers up to `stones` are enumerated
     /// ([`layers::cached`]), about 4 s for the 12 stones of the built-in book.
-    pub fn layer(&self, stones: usize) -> Vec<(u64, i32)> {
+    pub fn layer(&self, stones: usize) -> Vec<(B, i32)> {
         let h = self.header();
         if stones < h.lowest as usize || stones > h.depth as usize {
             return Vec::new();
         }
-        let mut out: Vec<(u64, i32)> = match &self.raw.store {
+        let mut out: Vec<(B, i32)> = match &self.raw.store {
             Store::V1 { .. } => self
                 .entries()
                 .filter(|&(key, _)| {
-                    Board::<W, H>::from_key(key).is_some_and(|p| p.moves_played() == stones)
+                    Board::<W, H, B>::from_key(key).is_some_and(|p| p.moves_played() == stones)
                 })
                 .collect(),
             Store::V2(hashed) => {
-                let keys = layers::cached::<W, H>(stones);
+                let keys = layers::cached::<W, H, B>(stones);
                 // A key the hash does not place is left out (`check_positions`
                 // reports it).
                 keys[stones]
@@ -54,15 +55,15 @@ impl<const W: usize, const H: usize> Book<W, H> {
         &self,
         stones: usize,
         mirrors: bool,
-    ) -> impl Iterator<Item = Result<(String, i32), Unreachable>> + use<W, H> {
+    ) -> impl Iterator<Item = Result<(String, i32), Unreachable>> + use<W, H, B> {
         self.layer(stones)
             .into_iter()
             .flat_map(move |(key, score)| {
-                let Some(moves) = layers::moves_to::<W, H>(key) else {
-                    return vec![Err(Unreachable { key })];
+                let Some(moves) = layers::moves_to::<W, H, B>(key) else {
+                    return vec![Err(Unreachable { key: key.to_u128() })];
                 };
                 let symmetric =
-                    Board::<W, H>::from_key(key).is_some_and(|p| p.mirror().key() == key);
+                    Board::<W, H, B>::from_key(key).is_some_and(|p| p.mirror().key() == key);
                 if mirrors && !symmetric {
                     let image = mirrored::<W>(&moves);
                     vec![Ok((moves, score)), Ok((image, score))]

@@ -17,7 +17,7 @@
 //! | 0..8 | magic `c4ckpt\n\0` |
 //! | 8..10 | version 1 |
 //! | 10, 11, 12 | board width, height, depth |
-//! | 13 | 0 |
+//! | 13 | bytes of a key when more than 8 (16 on a board over 64 bits), else 0 |
 //! | 14..16, 16..18 | shard index and count |
 //! | 18..24 | 0 |
 //! | 24..32 | positions of the shard's deepest layer |
@@ -28,6 +28,9 @@
 //! | 24 | score (signed) |
 //! | 25..28 | 0 |
 //! | 28..32 | CRC-32 of bytes 0..28 |
+//!
+//! On a board over 64 bits the key takes 16 bytes and the rest of a record moves
+//! 8 bytes on: 40-byte records.
 //!
 //! The output is written to `OUT.tmp` and renamed to `OUT` when complete, so it is
 //! never half written. The checkpoint stays: running the same command again writes
@@ -44,7 +47,8 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::layers::{self, Shard, block_len};
-use super::{Book, BookError, v2};
+use super::{Book, BookError, get_key, key_tag, put_key, v2};
+use crate::bits::Bits;
 use crate::pool::{self, PoolError};
 use crate::position::{Board, Playable};
 use crate::solver::{Config, Mode, Solver, StopFlag};
@@ -53,6 +57,7 @@ use crate::table::TableError;
 const MAGIC: [u8; 8] = *b"c4ckpt\n\0";
 const VERSION: u16 = 1;
 const HEADER: usize = 64;
+/// Bytes of a record on the 64-bit word: 8 of key, 24 of the rest.
 const RECORD: usize = 32;
 
 /// Why a generation or a merge failed.
@@ -151,9 +156,9 @@ pub fn checkpoint_path(out: &Path) -> PathBuf {
 
 /// One solved position, as kept in the checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
+pub struct Record<B = u64> {
     /// Canonical key.
-    pub key: u64,
+    pub key: B,
     /// Exact strong score.
     pub score: i32,
     /// Nodes searched.
@@ -162,41 +167,46 @@ pub struct Record {
     pub cpu_us: u64,
 }
 
-impl Record {
-    fn to_bytes(self) -> [u8; RECORD] {
-        let mut b = [0u8; RECORD];
-        b[0..8].copy_from_slice(&self.key.to_le_bytes());
-        b[8..16].copy_from_slice(&self.nodes.to_le_bytes());
-        b[16..24].copy_from_slice(&self.cpu_us.to_le_bytes());
-        b[24] = self.score as i8 as u8;
-        let crc = crc32fast::hash(&b[..28]);
-        b[28..32].copy_from_slice(&crc.to_le_bytes());
+impl<B: Bits> Record<B> {
+    /// Bytes of a record: the key's and 24 more.
+    const LEN: usize = RECORD - 8 + B::BITS / 8;
+
+    fn to_bytes(self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(Self::LEN);
+        put_key(&mut b, self.key);
+        b.extend_from_slice(&self.nodes.to_le_bytes());
+        b.extend_from_slice(&self.cpu_us.to_le_bytes());
+        b.extend_from_slice(&[self.score as i8 as u8, 0, 0, 0]);
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
         b
     }
 
-    fn from_bytes(b: &[u8]) -> Option<Record> {
-        let crc = u32::from_le_bytes(b[28..32].try_into().ok()?);
-        if crc != crc32fast::hash(&b[..28]) || b[25..28] != [0, 0, 0] {
+    fn from_bytes(b: &[u8]) -> Option<Self> {
+        let k = B::BITS / 8;
+        let u64_at = |at: usize| b[at..at + 8].try_into().ok().map(u64::from_le_bytes);
+        let crc = u32::from_le_bytes(b[k + 20..k + 24].try_into().ok()?);
+        if crc != crc32fast::hash(&b[..k + 20]) || b[k + 17..k + 20] != [0, 0, 0] {
             return None;
         }
         Some(Record {
-            key: u64::from_le_bytes(b[0..8].try_into().ok()?),
-            nodes: u64::from_le_bytes(b[8..16].try_into().ok()?),
-            cpu_us: u64::from_le_bytes(b[16..24].try_into().ok()?),
-            score: b[24] as i8 as i32,
+            key: get_key(b),
+            nodes: u64_at(k)?,
+            cpu_us: u64_at(k + 8)?,
+            score: b[k + 16] as i8 as i32,
         })
     }
 }
 
 /// A generation ready to run: the layers enumerated, the checkpoint read.
-pub struct Generation<const W: usize, const H: usize> {
+pub struct Generation<const W: usize, const H: usize, B: Bits = u64> {
     options: Options,
     out: PathBuf,
     checkpoint: PathBuf,
-    layers: Vec<Vec<u64>>,
+    layers: Vec<Vec<B>>,
     /// The shard's positions of the deepest layer, in layer order.
-    plan: Vec<u64>,
-    solved: HashMap<u64, Record>,
+    plan: Vec<B>,
+    solved: HashMap<B, Record<B>>,
     dropped: usize,
     /// The entries and bytes of `out` if it already holds the book (no
     /// checkpoint): nothing to do.
@@ -240,7 +250,7 @@ pub struct Summary {
     pub cpu_seconds: f64,
 }
 
-impl<const W: usize, const H: usize> Generation<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
     /// Enumerates the layers and opens (or creates) the checkpoint of `out`.
     ///
     /// # Errors
@@ -266,7 +276,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let (layers, plan) = if written.is_some() {
             (Vec::new(), Vec::new())
         } else {
-            let layers = layers::layers::<W, H>(options.depth);
+            let layers = layers::layers::<W, H, B>(options.depth);
             let plan = options.shard.select(&layers[options.depth]);
             (layers, plan)
         };
@@ -295,7 +305,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let exists = || GenerateError::Exists {
             path: out.to_path_buf(),
         };
-        let book = Book::<W, H>::read_any(out).map_err(|_| exists())?;
+        let book = Book::<W, H, B>::read_any(out).map_err(|_| exists())?;
         let h = book.header();
         let lowest = if options.shard.is_whole() {
             0
@@ -351,6 +361,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         h[10] = W as u8;
         h[11] = H as u8;
         h[12] = self.options.depth as u8;
+        h[13] = key_tag::<B>();
         h[14..16].copy_from_slice(&self.options.shard.index.to_le_bytes());
         h[16..18].copy_from_slice(&self.options.shard.count.to_le_bytes());
         h[24..32].copy_from_slice(&(self.plan.len() as u64).to_le_bytes());
@@ -391,6 +402,14 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         if bytes.len() < HEADER || bytes[..8] != MAGIC {
             return Err(self.bad("not a c4solver checkpoint".to_string()));
         }
+        if bytes[13] != header[13] {
+            let bits = |tag: u8| if tag == 0 { 64 } else { 8 * usize::from(tag) };
+            return Err(self.bad(format!(
+                "its positions are keyed on {} bits, this board's on {}",
+                bits(bytes[13]),
+                B::BITS
+            )));
+        }
         if bytes[..HEADER] != header {
             let depth = bytes[12];
             let index = u16::from_le_bytes([bytes[14], bytes[15]]);
@@ -402,17 +421,18 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             )));
         }
         let body = &bytes[HEADER..];
-        let whole = body.len() / RECORD;
-        let mut keep = HEADER + whole * RECORD;
-        if body.len() % RECORD != 0 {
+        let record = Record::<B>::LEN;
+        let whole = body.len() / record;
+        let mut keep = HEADER + whole * record;
+        if body.len() % record != 0 {
             self.dropped += 1;
         }
-        let members: std::collections::HashSet<u64> = self.plan.iter().copied().collect();
-        for (i, chunk) in body.chunks_exact(RECORD).enumerate() {
-            let Some(r) = Record::from_bytes(chunk) else {
+        let members: std::collections::HashSet<B> = self.plan.iter().copied().collect();
+        for (i, chunk) in body.chunks_exact(record).enumerate() {
+            let Some(r) = Record::<B>::from_bytes(chunk) else {
                 if i + 1 == whole {
                     // A torn last record: written in part before a crash.
-                    keep -= RECORD;
+                    keep -= record;
                 }
                 self.dropped += 1;
                 continue;
@@ -422,7 +442,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
                     "record {i} holds a position that is not in this shard"
                 )));
             }
-            let pos = Board::<W, H>::from_key(r.key).expect("a member key");
+            let pos = Board::<W, H, B>::from_key(r.key).expect("a member key");
             let (lo, hi) = pos.score_range();
             if r.score < lo || r.score > hi {
                 return Err(self.bad(format!("record {i} holds an impossible score")));
@@ -461,7 +481,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         if let Some((entries, bytes)) = self.written {
             return Ok(Outcome::Written { entries, bytes });
         }
-        let todo: Vec<u64> = self
+        let todo: Vec<B> = self
             .plan
             .iter()
             .copied()
@@ -481,7 +501,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
 
     fn solve(
         &mut self,
-        todo: &[u64],
+        todo: &[B],
         stop: &StopFlag,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<(), GenerateError> {
@@ -489,7 +509,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
             keep_table: true,
             ..self.options.config
         };
-        config.check::<W, H, u64>()?;
+        config.check::<W, H, B>()?;
         let mut file = OpenOptions::new()
             .append(true)
             .open(&self.checkpoint)
@@ -505,7 +525,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let done = AtomicUsize::new(self.solved.len());
         let total = self.plan.len();
         let make = |_| -> Result<_, GenerateError> {
-            let mut solver = Solver::<W, H>::new(config)?;
+            let mut solver = Solver::<W, H, B>::new(config)?;
             solver.set_stop_flag(stop.clone());
             Ok(solver)
         };
@@ -518,7 +538,7 @@ impl<const W: usize, const H: usize> Generation<W, H> {
                     return false;
                 }
                 // A layer holds the keys of positions nobody has won.
-                let pos = Playable::<W, H>::from_key(key).expect("a layer holds playable keys");
+                let pos = Playable::<W, H, B>::from_key(key).expect("a layer holds playable keys");
                 let cpu = thread_cpu();
                 let Ok(s) = solver.solve_playable(&pos, Mode::Strong) else {
                     return false;
@@ -555,18 +575,17 @@ impl<const W: usize, const H: usize> Generation<W, H> {
         let depth = self.options.depth;
         let shard = self.options.shard;
         let entries = if shard.is_whole() {
-            let deepest: HashMap<u64, i32> =
-                self.solved.values().map(|r| (r.key, r.score)).collect();
-            layers::fill::<W, H>(&self.layers, &deepest)
+            let deepest: HashMap<B, i32> = self.solved.values().map(|r| (r.key, r.score)).collect();
+            layers::fill::<W, H, B>(&self.layers, &deepest)
         } else {
-            let mut e: Vec<(u64, i32)> = self.solved.values().map(|r| (r.key, r.score)).collect();
+            let mut e: Vec<(B, i32)> = self.solved.values().map(|r| (r.key, r.score)).collect();
             e.sort_unstable();
             e
         };
         let bytes = if shard.is_whole() {
-            v2::encode_entries::<W, H>(depth, &entries)
+            v2::encode_entries::<W, H, B>(depth, &entries)
         } else {
-            super::shard::encode::<W, H>(depth, shard, &entries)
+            super::shard::encode::<W, H, B>(depth, shard, &entries)
         };
         write_atomically(&self.out, &bytes)?;
         // A whole book holds every score the checkpoint did, and its costs were
@@ -587,16 +606,16 @@ impl<const W: usize, const H: usize> Generation<W, H> {
 }
 
 /// The checkpoint's writing end, shared by the workers.
-struct Appender {
+struct Appender<B> {
     file: File,
     synced: Instant,
-    records: Vec<Record>,
+    records: Vec<Record<B>>,
     error: Option<std::io::Error>,
 }
 
-impl Appender {
+impl<B: Bits> Appender<B> {
     /// Appends one record; false after a write error (kept for the caller).
-    fn append(&mut self, r: Record) -> bool {
+    fn append(&mut self, r: Record<B>) -> bool {
         if self.error.is_some() {
             return false;
         }
@@ -671,8 +690,8 @@ pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
 ///
 /// # Errors
 /// [`GenerateError::Merge`] naming what is missing, repeated or foreign.
-pub fn merge<const W: usize, const H: usize>(
-    shards: &[Book<W, H>],
+pub fn merge<const W: usize, const H: usize, B: Bits>(
+    shards: &[Book<W, H, B>],
 ) -> Result<Vec<u8>, GenerateError> {
     let bad = |m: String| Err(GenerateError::Merge(m));
     let Some(first) = shards.first() else {
@@ -680,8 +699,8 @@ pub fn merge<const W: usize, const H: usize>(
     };
     let h = *first.header();
     if h.shard_count == 1 && h.lowest == 0 && shards.len() == 1 {
-        let entries: Vec<(u64, i32)> = first.entries().collect();
-        return Ok(v2::encode_entries::<W, H>(h.depth as usize, &entries));
+        let entries: Vec<(B, i32)> = first.entries().collect();
+        return Ok(v2::encode_entries::<W, H, B>(h.depth as usize, &entries));
     }
     let depth = h.depth as usize;
     let count = h.shard_count;
@@ -701,7 +720,7 @@ pub fn merge<const W: usize, const H: usize>(
     if let Some(missing) = (1..=count as usize).find(|&i| !seen[i]) {
         return bad(format!("shard {missing}/{count} is missing"));
     }
-    let layers = layers::cached::<W, H>(depth);
+    let layers = layers::cached::<W, H, B>(depth);
     let mut deepest = HashMap::with_capacity(layers[depth].len());
     for s in shards {
         let sh = s.header();
@@ -711,7 +730,7 @@ pub fn merge<const W: usize, const H: usize>(
         };
         let mut want = shard.select(&layers[depth]);
         want.sort_unstable();
-        let keys: Vec<u64> = s.entries().map(|(k, _)| k).collect();
+        let keys: Vec<B> = s.entries().map(|(k, _)| k).collect();
         if keys != want {
             return bad(format!(
                 "shard {shard} holds {} positions, not its {} positions of layer {depth}",
@@ -721,8 +740,8 @@ pub fn merge<const W: usize, const H: usize>(
         }
         deepest.extend(s.entries());
     }
-    let entries = layers::fill::<W, H>(&layers, &deepest);
-    Ok(v2::encode_entries::<W, H>(depth, &entries))
+    let entries = layers::fill::<W, H, B>(&layers, &deepest);
+    Ok(v2::encode_entries::<W, H, B>(depth, &entries))
 }
 
 #[cfg(test)]
@@ -817,7 +836,7 @@ mod tests {
             }
             (_, other) => panic!("{other:?}"),
         }
-        let layer = &layers::layers::<5, 4>(8)[8];
+        let layer = &layers::layers::<5, 4, u64>(8)[8];
         let entries: Vec<(u64, i32)> = layer.iter().map(|&k| (k, 0)).collect();
         let stop = StopFlag::new();
         limit_address_space(Some(24 << 20));
@@ -825,7 +844,8 @@ mod tests {
         let count = |_| {
             checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
-        let resolved = super::super::verify::resolve::<5, 4>(&entries, config, 1024, &stop, &count);
+        let resolved =
+            super::super::verify::resolve::<5, 4, u64>(&entries, config, 1024, &stop, &count);
         limit_address_space(None);
         match resolved {
             Err(e) => {
@@ -838,20 +858,29 @@ mod tests {
         println!("both refused");
     }
 
-    #[test]
-    fn records_round_trip_and_damage_shows() {
+    fn round_trip<B: Bits>(key: B) {
         let r = Record {
-            key: 0x1234_5678_9abc,
+            key,
             score: -7,
             nodes: 42,
             cpu_us: 99,
         };
         let b = r.to_bytes();
+        assert_eq!(b.len(), Record::<B>::LEN);
         assert_eq!(Record::from_bytes(&b), Some(r));
-        for i in 0..RECORD {
-            let mut bad = b;
+        for i in 0..b.len() {
+            let mut bad = b.clone();
             bad[i] ^= 0x10;
-            assert_eq!(Record::from_bytes(&bad), None, "byte {i}");
+            assert_eq!(Record::<B>::from_bytes(&bad), None, "byte {i}");
         }
+    }
+
+    #[test]
+    fn records_round_trip_and_damage_shows() {
+        round_trip(0x1234_5678_9abc_u64);
+        assert_eq!(Record::<u64>::LEN, RECORD);
+        // A key above bit 64 (a board over 64 bits): 40-byte records.
+        round_trip((1u128 << 70) | 0x1234_5678_9abc);
+        assert_eq!(Record::<u128>::LEN, 40);
     }
 }

@@ -2,17 +2,16 @@
 //! [`KnownScores`] questions, and a solver with a book is built here, so that the
 //! search never imports the book.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use super::{Book, BookError};
+use super::Book;
 use crate::bits::Bits;
 use crate::position::Board;
 use crate::solver::{Config, KnownScores, Solver};
 use crate::table::TableError;
 
-impl<const W: usize, const H: usize> KnownScores<W, H> for Book<W, H> {
-    fn known_score(&self, pos: &Board<W, H>) -> Option<i32> {
+impl<const W: usize, const H: usize, B: Bits> KnownScores<W, H, B> for Book<W, H, B> {
+    fn known_score(&self, pos: &Board<W, H, B>) -> Option<i32> {
         self.score(pos)
     }
 
@@ -21,62 +20,14 @@ impl<const W: usize, const H: usize> KnownScores<W, H> for Book<W, H> {
     }
 }
 
-/// The bitboard words and their opening books: the books keep the 64-bit word
-/// (their keys and files), so a board over 64 bits has none. Code generic over
-/// the word reaches the books through this trait, which never builds a book of a
-/// wide board.
-pub trait BookWord: Bits {
-    /// `book` as what a solver of this word answers from (`None` over 64 bits).
-    fn known<const W: usize, const H: usize>(
-        book: Book<W, H>,
-    ) -> Option<Arc<dyn KnownScores<W, H, Self>>>;
+/// The bitboard words a book keys on: every word ([`Bits`]), the books of a
+/// board over 64 bits keying on its 128. Kept as the name that code generic over
+/// the word bounds its type with where it reaches the books.
+pub trait BookWord: Bits {}
 
-    /// [`Book::builtin`] (`None` over 64 bits).
-    fn builtin<const W: usize, const H: usize>() -> Option<Book<W, H>>;
+impl<B: Bits> BookWord for B {}
 
-    /// [`Book::read`].
-    ///
-    /// # Errors
-    /// As [`Book::read`]; [`BookError::Wide`] over 64 bits.
-    fn read<const W: usize, const H: usize>(path: &Path) -> Result<Book<W, H>, BookError>;
-}
-
-impl BookWord for u64 {
-    fn known<const W: usize, const H: usize>(
-        book: Book<W, H>,
-    ) -> Option<Arc<dyn KnownScores<W, H, Self>>> {
-        Some(Arc::new(book))
-    }
-
-    fn builtin<const W: usize, const H: usize>() -> Option<Book<W, H>> {
-        Book::builtin()
-    }
-
-    fn read<const W: usize, const H: usize>(path: &Path) -> Result<Book<W, H>, BookError> {
-        Book::read(path)
-    }
-}
-
-impl BookWord for u128 {
-    fn known<const W: usize, const H: usize>(
-        _book: Book<W, H>,
-    ) -> Option<Arc<dyn KnownScores<W, H, Self>>> {
-        None
-    }
-
-    fn builtin<const W: usize, const H: usize>() -> Option<Book<W, H>> {
-        None
-    }
-
-    fn read<const W: usize, const H: usize>(_path: &Path) -> Result<Book<W, H>, BookError> {
-        Err(BookError::Wide {
-            width: W,
-            height: H,
-        })
-    }
-}
-
-impl<const W: usize, const H: usize, B: BookWord> Solver<W, H, B> {
+impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// A solver of `config` that answers from the board's built-in opening book
     /// ([`Book::builtin`]; 7x6 only, none on the other sizes) before it searches:
     /// what the command line, the Python package and the server use by default.
@@ -86,14 +37,14 @@ impl<const W: usize, const H: usize, B: BookWord> Solver<W, H, B> {
     /// As [`Solver::new`].
     pub fn with_builtin_book(config: Config) -> Result<Self, TableError> {
         let mut solver = Self::new(config)?;
-        solver.set_book(B::builtin());
+        solver.set_book(Book::builtin());
         Ok(solver)
     }
 
     /// Answers from `book` (a whole book: see [`Book::read`]) before searching, or
     /// from no book at all with `None`.
-    pub fn set_book(&mut self, book: Option<Book<W, H>>) {
-        self.set_known_scores(book.and_then(B::known));
+    pub fn set_book(&mut self, book: Option<Book<W, H, B>>) {
+        self.set_known_scores(book.map(|b| Arc::new(b) as Arc<dyn KnownScores<W, H, B>>));
     }
 
     /// The depth of the opening book the solver answers from

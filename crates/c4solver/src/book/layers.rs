@@ -16,11 +16,13 @@
 //! already there) and a fair share of the easy and the hard parts of the layer,
 //! and the cut depends on nothing but the board, the depth and `K`.
 
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
+use crate::bits::Bits;
 use crate::position::Board;
 
 /// The fewest positions of a block.
@@ -40,18 +42,18 @@ pub(super) fn block_len(len: usize, parts: usize) -> usize {
 ///
 /// # Panics
 /// If `depth >= W * H` (a full board has no move to look up).
-pub fn layers<const W: usize, const H: usize>(depth: usize) -> Vec<Vec<u64>> {
+pub fn layers<const W: usize, const H: usize, B: Bits>(depth: usize) -> Vec<Vec<B>> {
     assert!(
         depth < W * H,
         "depth {depth} leaves no move on a {W}x{H} board"
     );
-    let mut out = vec![vec![Board::<W, H>::new().canonical_key()]];
+    let mut out = vec![vec![Board::<W, H, B>::new().canonical_key()]];
     for _ in 0..depth {
         let previous = out.last().expect("layer 0");
         let mut seen = HashSet::with_capacity(previous.len() * 4);
         let mut next = Vec::with_capacity(previous.len() * 4);
         for &key in previous {
-            let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+            let pos = Board::<W, H, B>::from_key(key).expect("a layer holds keys");
             for col in 0..W {
                 if pos.can_play(col) && !pos.is_winning_move(col) {
                     let mut child = pos;
@@ -71,18 +73,22 @@ pub fn layers<const W: usize, const H: usize>(depth: usize) -> Vec<Vec<u64>> {
 /// [`layers`] of `depth`, enumerated once per process for the last board and
 /// depth asked (reading many shards of one book, or a book and its shards,
 /// enumerates its layers once).
-pub fn cached<const W: usize, const H: usize>(depth: usize) -> Arc<Vec<Vec<u64>>> {
-    type Cache = Mutex<Option<((usize, usize, usize), Arc<Vec<Vec<u64>>>)>>;
+pub fn cached<const W: usize, const H: usize, B: Bits>(depth: usize) -> Arc<Vec<Vec<B>>> {
+    // One cache for every board and word (a static is shared by every
+    // instantiation): the layers are held untyped and typed again by the word.
+    type Cache = Mutex<Option<((usize, usize, usize, usize), Arc<dyn Any + Send + Sync>)>>;
     static CACHE: Cache = Mutex::new(None);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    match &*cache {
-        Some((k, l)) if *k == (W, H, depth) => l.clone(),
-        _ => {
-            let l = Arc::new(layers::<W, H>(depth));
-            *cache = Some(((W, H, depth), l.clone()));
-            l
-        }
+    let id = (W, H, B::BITS, depth);
+    if let Some((k, l)) = &*cache
+        && *k == id
+        && let Ok(l) = l.clone().downcast::<Vec<Vec<B>>>()
+    {
+        return l;
     }
+    let l = Arc::new(layers::<W, H, B>(depth));
+    *cache = Some((id, l.clone()));
+    l
 }
 
 /// One share of the deepest layer: shard `index` (1-based) of `count`.
@@ -104,7 +110,7 @@ impl Shard {
     }
 
     /// The positions of `layer` in this shard, in layer order.
-    pub fn select(&self, layer: &[u64]) -> Vec<u64> {
+    pub fn select<B: Copy>(&self, layer: &[B]) -> Vec<B> {
         layer
             .chunks(block_len(layer.len(), self.count as usize))
             .enumerate()
@@ -148,17 +154,17 @@ impl FromStr for Shard {
 /// # Panics
 /// If a position of the deepest layer has no score in `deepest` (the caller
 /// checks completeness first).
-pub(super) fn fill<const W: usize, const H: usize>(
-    layers: &[Vec<u64>],
-    deepest: &HashMap<u64, i32>,
-) -> Vec<(u64, i32)> {
+pub(super) fn fill<const W: usize, const H: usize, B: Bits>(
+    layers: &[Vec<B>],
+    deepest: &HashMap<B, i32>,
+) -> Vec<(B, i32)> {
     let depth = layers.len() - 1;
-    let mut below: HashMap<u64, i32> = layers[depth].iter().map(|k| (*k, deepest[k])).collect();
-    let mut all: Vec<(u64, i32)> = below.iter().map(|(&k, &s)| (k, s)).collect();
+    let mut below: HashMap<B, i32> = layers[depth].iter().map(|k| (*k, deepest[k])).collect();
+    let mut all: Vec<(B, i32)> = below.iter().map(|(&k, &s)| (k, s)).collect();
     for layer in layers[..depth].iter().rev() {
         let mut here = HashMap::with_capacity(layer.len());
         for &key in layer {
-            let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+            let pos = Board::<W, H, B>::from_key(key).expect("a layer holds keys");
             let best = (0..W)
                 .filter(|&col| pos.can_play(col))
                 .map(|col| {
@@ -184,35 +190,38 @@ pub(super) fn fill<const W: usize, const H: usize>(
 /// A move string (1-based columns) that reaches the position of `key` from the
 /// empty board, if one does: found by taking back, depth first, a top stone of
 /// the player who moved last.
-pub fn moves_to<const W: usize, const H: usize>(key: u64) -> Option<String> {
-    fn back<const W: usize, const H: usize>(pos: Board<W, H>, out: &mut Vec<u8>) -> bool {
+pub fn moves_to<const W: usize, const H: usize, B: Bits>(key: B) -> Option<String> {
+    fn back<const W: usize, const H: usize, B: Bits>(
+        pos: Board<W, H, B>,
+        out: &mut Vec<u8>,
+    ) -> bool {
         if pos.moves_played() == 0 {
             return true;
         }
         // The player who moved last owns the stones that are not the mover's.
         let last = pos.current() ^ pos.mask();
         for col in 0..W {
-            let column = pos.mask() & Board::<W, H>::column_mask(col);
-            if column == 0 {
+            let column = pos.mask() & Board::<W, H, B>::column_mask(col);
+            if column == B::ZERO {
                 continue;
             }
-            let top = 1u64 << (63 - column.leading_zeros());
-            if last & top == 0 {
+            let top = B::ONE << (B::BITS - 1 - column.leading_zeros() as usize);
+            if last & top == B::ZERO {
                 continue;
             }
             // Take the stone back: the last mover becomes the player to move.
             let parent_key = (last ^ top) + (pos.mask() ^ top);
-            let Some(parent) = Board::<W, H>::from_key(parent_key) else {
+            let Some(parent) = Board::<W, H, B>::from_key(parent_key) else {
                 continue;
             };
             if back(parent, out) {
-                out.push(Board::<W, H>::column_symbol(col) as u8);
+                out.push(Board::<W, H, B>::column_symbol(col) as u8);
                 return true;
             }
         }
         false
     }
-    let pos = Board::<W, H>::from_key(key)?;
+    let pos = Board::<W, H, B>::from_key(key)?;
     if pos.has_four() {
         return None;
     }
@@ -242,7 +251,7 @@ mod tests {
                 }
             }
         }
-        let layers = layers::<7, 6>(4);
+        let layers = layers::<7, 6, u64>(4);
         for (s, layer) in layers.iter().enumerate() {
             let set: HashSet<u64> = layer.iter().copied().collect();
             assert_eq!(set.len(), layer.len(), "layer {s} has duplicates");
@@ -298,13 +307,13 @@ mod tests {
 
     #[test]
     fn moves_reach_their_positions() {
-        for layer in layers::<7, 6>(5) {
+        for layer in layers::<7, 6, u64>(5) {
             for key in layer {
-                let m = moves_to::<7, 6>(key).unwrap();
+                let m = moves_to::<7, 6, u64>(key).unwrap();
                 assert_eq!(Position::parse(&m).unwrap().canonical_key(), key, "{m}");
             }
         }
         // two stones in one column, the second player's under the first's
-        assert_eq!(moves_to::<7, 6>(0b101), None);
+        assert_eq!(moves_to::<7, 6, u64>(0b101), None);
     }
 }

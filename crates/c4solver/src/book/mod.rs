@@ -66,6 +66,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
+use crate::bits::Bits;
 use crate::position::Board;
 
 /// The first 8 bytes of every book file.
@@ -122,16 +123,14 @@ pub enum BookError {
         /// The board asked for.
         want_height: usize,
     },
-    /// A board over 64 bits: the books keep the 64-bit word.
-    #[error(
-        "opening books are for boards of up to 64 bits: {width}x{height} has {}",
-        width * (height + 1)
-    )]
-    Wide {
-        /// The board's width.
-        width: usize,
-        /// The board's height.
-        height: usize,
+    /// A book whose positions are keyed (and hashed) on another word than the
+    /// board's: a book of a board over 64 bits keys on 128 bits.
+    #[error("the book keys its positions on {found}-bit words, this board on {want}-bit ones")]
+    KeyWidth {
+        /// Bits of the file's keys.
+        found: usize,
+        /// Bits of the board's word.
+        want: usize,
     },
     /// A header field out of range.
     #[error("corrupt book header: {0}")]
@@ -269,15 +268,18 @@ struct Raw {
 /// assert_eq!(book.score(&p), book.score(&Position::parse("7")?));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Book<const W: usize, const H: usize> {
+///
+/// The keys are the board's word `B` (`u64`, or `u128` for a board over 64 bits:
+/// [`Bits`]); a 64-bit book looks its positions up with no 128-bit arithmetic.
+pub struct Book<const W: usize, const H: usize, B: Bits = u64> {
     raw: Arc<Raw>,
-    _board: PhantomData<Board<W, H>>,
+    _board: PhantomData<Board<W, H, B>>,
 }
 
 /// The book of the standard board.
 pub type Book7x6 = Book<7, 6>;
 
-impl<const W: usize, const H: usize> Clone for Book<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Clone for Book<W, H, B> {
     fn clone(&self) -> Self {
         Book {
             raw: self.raw.clone(),
@@ -286,7 +288,7 @@ impl<const W: usize, const H: usize> Clone for Book<W, H> {
     }
 }
 
-impl<const W: usize, const H: usize> fmt::Debug for Book<W, H> {
+impl<const W: usize, const H: usize, B: Bits> fmt::Debug for Book<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Book")
             .field("header", &self.raw.header)
@@ -305,20 +307,20 @@ pub const fn entry_bytes(w: usize, h: usize) -> usize {
     (w * (h + 1) + score_bits(w, h) as usize).div_ceil(8)
 }
 
-impl<const W: usize, const H: usize> Book<W, H> {
+impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
     const GEOMETRY: () = assert!(entry_bytes(W, H) <= 16, "a book entry must fit in 128 bits");
 
-    /// The book built into the binary, for the 7x6 board only (`None` for any
-    /// other board). Its header and layer records are parsed once, on first use,
+    /// The book built into the binary, for the 7x6 board on the 64-bit word only
+    /// (`None` for any other board). Its header and layer records are parsed once, on first use,
     /// and each layer's hash on the first look-up into that layer; the tests check
     /// its bytes as a file's (checksum and every hash).
     pub fn builtin() -> Option<Self> {
         static BUILTIN: OnceLock<Option<Arc<Raw>>> = OnceLock::new();
-        if (W, H) != (7, 6) {
+        if (W, H, B::BITS) != (7, 6, 64) {
             return None;
         }
         let raw = BUILTIN.get_or_init(|| {
-            Book::<W, H>::parse(Cow::Borrowed(BUILTIN_BYTES), false)
+            Book::<W, H, B>::parse(Cow::Borrowed(BUILTIN_BYTES), false)
                 .ok()
                 .map(|b| b.raw)
         });
@@ -378,10 +380,10 @@ impl<const W: usize, const H: usize> Book<W, H> {
     fn parse(bytes: Cow<'static, [u8]>, check_entries: bool) -> Result<Self, BookError> {
         let () = Self::GEOMETRY;
         if bytes.starts_with(&shard::MAGIC) {
-            let c = shard::parse::<W, H>(&bytes)?;
+            let c = shard::parse::<W, H, B>(&bytes)?;
             let file_len = bytes.len();
             let sh = (c.shard.index, c.shard.count);
-            let v1 = encode::<W, H>(c.depth, c.depth, sh, &c.entries);
+            let v1 = encode::<W, H, B>(c.depth, c.depth, sh, &c.entries);
             let mut book = Self::parse(Cow::Owned(v1), false)?;
             let raw = Arc::get_mut(&mut book.raw).expect("a new book");
             raw.format = Format::CompactShard;
@@ -406,7 +408,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
             )));
         }
         if u16::from_le_bytes([bytes[8], bytes[9]]) == v2::VERSION {
-            let layers = v2::parse::<W, H>(
+            let layers = v2::parse::<W, H, B>(
                 &bytes,
                 header.depth as usize,
                 header.entries,
@@ -479,7 +481,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
 
     fn check_entries(&self) -> Result<(), BookError> {
         let h = &self.raw.header;
-        let mut previous: Option<u64> = None;
+        let mut previous: Option<B> = None;
         for (i, (key, score)) in self.entries().enumerate() {
             let bad = |reason| BookError::BadEntry {
                 index: i as u64,
@@ -489,7 +491,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
                 return Err(bad("keys are not strictly ascending"));
             }
             previous = Some(key);
-            let pos = Board::<W, H>::from_key(key).ok_or(bad("not a position's key"))?;
+            let pos = Board::<W, H, B>::from_key(key).ok_or(bad("not a position's key"))?;
             let stones = pos.moves_played();
             if stones < h.lowest as usize || stones > h.depth as usize {
                 return Err(bad("stone count outside the book's range"));
@@ -569,7 +571,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
         let Store::V2(layers) = &self.raw.store else {
             return Ok(());
         };
-        let all = layers::cached::<W, H>(self.depth());
+        let all = layers::cached::<W, H, B>(self.depth());
         let mut index = 0u64;
         for (layer, keys) in layers.iter().zip(all.iter()) {
             let bad = |index, reason| BookError::BadEntry { index, reason };
@@ -582,7 +584,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
                     return Err(bad(index, "two positions share a slot"));
                 }
                 taken[slot] = true;
-                let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+                let pos = Board::<W, H, B>::from_key(key).expect("a layer holds keys");
                 let score = layer.score(&self.raw.bytes, key).expect("a placed key");
                 let (lo, hi) = pos.score_range();
                 if score < lo || score > hi {
@@ -596,7 +598,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
 
     /// The `i`-th entry of a version-1 book: canonical key and score.
     #[inline]
-    fn entry(&self, i: usize) -> (u64, i32) {
+    fn entry(&self, i: usize) -> (B, i32) {
         let raw = &*self.raw;
         let Store::V1 {
             entry_bytes,
@@ -606,23 +608,23 @@ impl<const W: usize, const H: usize> Book<W, H> {
             unreachable!("version 1 only")
         };
         let at = HEADER_BYTES + i * entry_bytes;
-        // Up to 9 bytes (a 64-bit key and its score on the largest boards).
+        // Up to 16 bytes (a key of up to 128 bits and its score).
         let mut word = [0u8; 16];
         word[..entry_bytes].copy_from_slice(&raw.bytes[at..at + entry_bytes]);
         let v = u128::from_le_bytes(word);
-        let score = (v & ((1 << score_bits) - 1)) as i32 + Board::<W, H>::MIN_SCORE;
-        ((v >> score_bits) as u64, score)
+        let score = (v & ((1 << score_bits) - 1)) as i32 + Board::<W, H, B>::MIN_SCORE;
+        (B::from_u128(v >> score_bits), score)
     }
 
     /// Every entry, in ascending key order: canonical key and score. A version-2
     /// book stores no keys: its layers are enumerated ([`layers::cached`]) and
     /// each position looked up, seconds for a book of depth 12.
-    pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, i32)> + '_ {
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (B, i32)> + '_ {
         match &self.raw.store {
             Store::V1 { .. } => Entries::Stored(0..self.len(), self),
             Store::V2(layers) => {
-                let all = layers::cached::<W, H>(self.depth());
-                let mut out: Vec<(u64, i32)> = Vec::with_capacity(self.len());
+                let all = layers::cached::<W, H, B>(self.depth());
+                let mut out: Vec<(B, i32)> = Vec::with_capacity(self.len());
                 for (layer, keys) in layers.iter().zip(all.iter()) {
                     // A key the hash does not place is left out (`check_positions`
                     // reports it).
@@ -639,9 +641,9 @@ impl<const W: usize, const H: usize> Book<W, H> {
 
     /// The score stored under `canonical_key` (of a version-2 book: see
     /// [`Book::score`]).
-    pub fn score_of_key(&self, canonical_key: u64) -> Option<i32> {
+    pub fn score_of_key(&self, canonical_key: B) -> Option<i32> {
         if let Store::V2(layers) = &self.raw.store {
-            let pos = Board::<W, H>::from_key(canonical_key)?;
+            let pos = Board::<W, H, B>::from_key(canonical_key)?;
             let layer = layers.get(pos.moves_played())?;
             return layer.score(&self.raw.bytes, canonical_key);
         }
@@ -664,7 +666,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
     /// position with no four that cannot arise in a game (a stone order no game
     /// plays) it answers some score of the layer's range.
     #[inline]
-    pub fn score(&self, pos: &Board<W, H>) -> Option<i32> {
+    pub fn score(&self, pos: &Board<W, H, B>) -> Option<i32> {
         let h = &self.raw.header;
         let stones = pos.moves_played();
         if stones > h.depth as usize || stones < h.lowest as usize {
@@ -691,7 +693,7 @@ impl<const W: usize, const H: usize> Book<W, H> {
             })
             .collect();
         for (key, score) in self.entries() {
-            let Some(pos) = Board::<W, H>::from_key(key) else {
+            let Some(pos) = Board::<W, H, B>::from_key(key) else {
                 continue;
             };
             let stones = pos.moves_played();
@@ -710,14 +712,14 @@ impl<const W: usize, const H: usize> Book<W, H> {
 }
 
 /// The entries of a book, stored or listed.
-enum Entries<'a, const W: usize, const H: usize> {
-    Stored(std::ops::Range<usize>, &'a Book<W, H>),
-    Listed(std::vec::IntoIter<(u64, i32)>),
+enum Entries<'a, const W: usize, const H: usize, B: Bits> {
+    Stored(std::ops::Range<usize>, &'a Book<W, H, B>),
+    Listed(std::vec::IntoIter<(B, i32)>),
 }
 
-impl<const W: usize, const H: usize> Iterator for Entries<'_, W, H> {
-    type Item = (u64, i32);
-    fn next(&mut self) -> Option<(u64, i32)> {
+impl<const W: usize, const H: usize, B: Bits> Iterator for Entries<'_, W, H, B> {
+    type Item = (B, i32);
+    fn next(&mut self) -> Option<(B, i32)> {
         match self {
             Entries::Stored(range, book) => range.next().map(|i| book.entry(i)),
             Entries::Listed(it) => it.next(),
@@ -731,7 +733,7 @@ impl<const W: usize, const H: usize> Iterator for Entries<'_, W, H> {
     }
 }
 
-impl<const W: usize, const H: usize> ExactSizeIterator for Entries<'_, W, H> {}
+impl<const W: usize, const H: usize, B: Bits> ExactSizeIterator for Entries<'_, W, H, B> {}
 
 /// Reads the header fields (no check of the board or of the entries).
 fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
@@ -771,6 +773,29 @@ fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
     Ok(header)
 }
 
+/// What a file records of the word its keys were written (and hashed) on:
+/// the key's bytes when they are more than 8 (16 on a board over 64 bits), else 0,
+/// as every file written before books had other words holds.
+fn key_tag<B: Bits>() -> u8 {
+    if B::BITS <= 64 {
+        0
+    } else {
+        (B::BITS / 8) as u8
+    }
+}
+
+/// Appends `key`'s `B::BITS / 8` little-endian bytes.
+fn put_key<B: Bits>(out: &mut Vec<u8>, key: B) {
+    out.extend_from_slice(&key.to_u128().to_le_bytes()[..B::BITS / 8]);
+}
+
+/// The key of `B::BITS / 8` little-endian bytes at the start of `bytes`.
+fn get_key<B: Bits>(bytes: &[u8]) -> B {
+    let mut word = [0u8; 16];
+    word[..B::BITS / 8].copy_from_slice(&bytes[..B::BITS / 8]);
+    B::from_u128(u128::from_le_bytes(word))
+}
+
 /// CRC-32 of `bytes` with the checksum field read as zero (a book's or a
 /// compact shard's: both keep it at [`CRC_AT`]).
 fn checksum(bytes: &[u8]) -> u32 {
@@ -789,11 +814,11 @@ fn checksum(bytes: &[u8]) -> u32 {
 ///
 /// # Panics
 /// In debug builds, if the entries are not strictly ascending.
-pub fn encode<const W: usize, const H: usize>(
+pub fn encode<const W: usize, const H: usize, B: Bits>(
     depth: usize,
     lowest: usize,
     shard: (u16, u16),
-    entries: &[(u64, i32)],
+    entries: &[(B, i32)],
 ) -> Vec<u8> {
     debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
     debug_assert!(lowest <= depth && depth < W * H);
@@ -809,7 +834,7 @@ pub fn encode<const W: usize, const H: usize>(
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     for &(key, score) in entries {
-        let v = (u128::from(key) << sb) | (score - Board::<W, H>::MIN_SCORE) as u128;
+        let v = (key.to_u128() << sb) | (score - Board::<W, H, B>::MIN_SCORE) as u128;
         out.extend_from_slice(&v.to_le_bytes()[..eb]);
     }
     let crc = checksum(&out);
@@ -833,7 +858,7 @@ mod tests {
             .collect();
         entries.sort_unstable();
         entries.dedup();
-        encode::<4, 4>(2, 0, (1, 1), &entries)
+        encode::<4, 4, u64>(2, 0, (1, 1), &entries)
     }
 
     #[test]
@@ -915,14 +940,14 @@ mod tests {
             (vec![(k(""), 9)], "a score this position cannot have"),
         ];
         for (entries, reason) in cases {
-            let bytes = encode::<4, 4>(2, 0, (1, 1), &entries);
+            let bytes = encode::<4, 4, u64>(2, 0, (1, 1), &entries);
             match Book::<4, 4>::from_bytes(bytes) {
                 Err(BookError::BadEntry { reason: r, .. }) => assert_eq!(r, reason),
                 other => panic!("{reason}: {other:?}"),
             }
         }
         // Two entries swapped, the checksum made right again.
-        let mut bytes = encode::<4, 4>(2, 0, (1, 1), &[(k(""), 1), (k("1"), 1)]);
+        let mut bytes = encode::<4, 4, u64>(2, 0, (1, 1), &[(k(""), 1), (k("1"), 1)]);
         let eb = entry_bytes(4, 4);
         let (a, b) = bytes[HEADER_BYTES..].split_at_mut(eb);
         a.swap_with_slice(&mut b[..eb]);
@@ -940,7 +965,7 @@ mod tests {
     #[test]
     fn shards_are_refused_where_a_book_is_needed() {
         let e = Small::parse("12").unwrap().canonical_key();
-        let bytes = encode::<4, 4>(2, 2, (2, 3), &[(e, 1)]);
+        let bytes = encode::<4, 4, u64>(2, 2, (2, 3), &[(e, 1)]);
         let shard = Book::<4, 4>::from_bytes(bytes).unwrap();
         assert!(matches!(
             shard.require_whole(),

@@ -10,10 +10,11 @@
 //! | 13 | 1 | 0 |
 //! | 14 | 2 | shard index `I` (1-based) |
 //! | 16 | 2 | shard count `K` |
-//! | 18 | 2 | 0 |
+//! | 18 | 1 | bytes of a key when more than 8 (16 on a board over 64 bits), else 0 |
+//! | 19 | 1 | 0 |
 //! | 20 | 4 | CRC-32 of the whole file with these 4 bytes read as zero |
 //! | 24 | 8 | entry count `N` |
-//! | 32 | 8 | FNV-1a (64 bits) of the shard's canonical keys, ascending, 8 bytes each |
+//! | 32 | 8 | FNV-1a (64 bits) of the shard's canonical keys, ascending, 8 bytes each (16 on a board over 64 bits) |
 //! | 40 | `N` | the scores (signed bytes), in ascending key order |
 //!
 //! The keys are those of shard `I` of `K` of layer `depth` ([`Shard::select`]),
@@ -21,7 +22,8 @@
 //! same positions as the writer.
 
 use super::layers::{self, Shard};
-use super::{BookError, CRC_AT, checksum as crc};
+use super::{BookError, CRC_AT, checksum as crc, key_tag, put_key};
+use crate::bits::Bits;
 use crate::position::Board;
 
 /// The first 8 bytes of a compact shard.
@@ -31,10 +33,14 @@ pub const VERSION: u16 = 1;
 /// Bytes of the header.
 pub const HEADER_BYTES: usize = 40;
 
-/// FNV-1a, 64 bits, of the keys' little-endian bytes.
-pub fn fingerprint(keys: &[u64]) -> u64 {
+/// FNV-1a, 64 bits, of the keys' little-endian bytes (`B::BITS / 8` each).
+pub fn fingerprint<B: Bits>(keys: &[B]) -> u64 {
+    let mut bytes = Vec::with_capacity(keys.len() * B::BITS / 8);
+    for &k in keys {
+        put_key(&mut bytes, k);
+    }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in keys.iter().flat_map(|k| k.to_le_bytes()) {
+    for b in bytes {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     h
@@ -42,20 +48,20 @@ pub fn fingerprint(keys: &[u64]) -> u64 {
 
 /// Writes a compact shard: `entries` are shard `shard`'s (canonical key, score)
 /// pairs of layer `depth`, in ascending key order.
-pub fn encode<const W: usize, const H: usize>(
+pub fn encode<const W: usize, const H: usize, B: Bits>(
     depth: usize,
     shard: Shard,
-    entries: &[(u64, i32)],
+    entries: &[(B, i32)],
 ) -> Vec<u8> {
     debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
-    let keys: Vec<u64> = entries.iter().map(|&(k, _)| k).collect();
+    let keys: Vec<B> = entries.iter().map(|&(k, _)| k).collect();
     let mut out = Vec::with_capacity(HEADER_BYTES + entries.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
     out.extend_from_slice(&shard.index.to_le_bytes());
     out.extend_from_slice(&shard.count.to_le_bytes());
-    out.extend_from_slice(&[0; 6]);
+    out.extend_from_slice(&[key_tag::<B>(), 0, 0, 0, 0, 0]);
     out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     out.extend_from_slice(&fingerprint(&keys).to_le_bytes());
     out.extend(entries.iter().map(|&(_, s)| s as i8 as u8));
@@ -66,13 +72,13 @@ pub fn encode<const W: usize, const H: usize>(
 
 /// What a compact shard holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Contents {
+pub struct Contents<B = u64> {
     /// The stones of its positions.
     pub depth: usize,
     /// Which share of the layer.
     pub shard: Shard,
     /// (canonical key, score) pairs in ascending key order.
-    pub entries: Vec<(u64, i32)>,
+    pub entries: Vec<(B, i32)>,
 }
 
 /// Reads a compact shard: its depth, its shard, and its (canonical key, score)
@@ -81,7 +87,9 @@ pub struct Contents {
 ///
 /// # Errors
 /// [`BookError`] naming what is wrong.
-pub fn parse<const W: usize, const H: usize>(bytes: &[u8]) -> Result<Contents, BookError> {
+pub fn parse<const W: usize, const H: usize, B: Bits>(
+    bytes: &[u8],
+) -> Result<Contents<B>, BookError> {
     if bytes.len() < HEADER_BYTES {
         return Err(BookError::TooShort { len: bytes.len() });
     }
@@ -103,7 +111,13 @@ pub fn parse<const W: usize, const H: usize>(bytes: &[u8]) -> Result<Contents, B
     }
     let depth = bytes[12] as usize;
     let (index, count) = (u16_at(14), u16_at(16));
-    if depth >= W * H || bytes[13] != 0 || bytes[18..20] != [0, 0] {
+    if bytes[18] != key_tag::<B>() && matches!(bytes[18], 0 | 16) {
+        return Err(BookError::KeyWidth {
+            found: if bytes[18] == 0 { 64 } else { 128 },
+            want: B::BITS,
+        });
+    }
+    if depth >= W * H || bytes[13] != 0 || bytes[18..20] != [key_tag::<B>(), 0] {
         return Err(BookError::BadHeader(format!(
             "a shard of depth {depth} on a {W}x{H} board"
         )));
@@ -127,7 +141,7 @@ pub fn parse<const W: usize, const H: usize>(bytes: &[u8]) -> Result<Contents, B
         return Err(BookError::Checksum { stored, computed });
     }
     let shard = Shard { index, count };
-    let mut keys = shard.select(&layers::cached::<W, H>(depth)[depth]);
+    let mut keys = shard.select(&layers::cached::<W, H, B>(depth)[depth]);
     keys.sort_unstable();
     if keys.len() as u64 != entries || fingerprint(&keys) != u64_at(32) {
         return Err(BookError::BadHeader(format!(
@@ -138,7 +152,7 @@ pub fn parse<const W: usize, const H: usize>(bytes: &[u8]) -> Result<Contents, B
     let mut out = Vec::with_capacity(keys.len());
     for (i, (&key, &b)) in keys.iter().zip(&bytes[HEADER_BYTES..]).enumerate() {
         let score = b as i8 as i32;
-        let pos = Board::<W, H>::from_key(key).expect("a layer holds keys");
+        let pos = Board::<W, H, B>::from_key(key).expect("a layer holds keys");
         let (lo, hi) = pos.score_range();
         if score < lo || score > hi {
             return Err(BookError::BadEntry {

@@ -12,7 +12,9 @@
 //! # File format (version 2)
 //!
 //! All integers little-endian. The 32-byte header of version 1 (see the module
-//! above), with version 2, lowest 0, shard 1 of 1, bytes 18 and 19 zero, the
+//! above), with version 2, lowest 0, shard 1 of 1, byte 18 the bytes of a key
+//! hashed when they are more than 8 (16: a board over 64 bits, keyed and hashed
+//! on 128 bits), else 0 (the 64-bit word of every book before), byte 19 zero, the
 //! CRC-32 of the whole file (these 4 bytes read as zero) and the total entry
 //! count; then one 32-byte record per layer `s = 0..=depth`:
 //!
@@ -36,7 +38,8 @@ use std::sync::OnceLock;
 use ph::fmph::{GOBuildConf, GOConf, GOFunction, TwoToPowerBitsStatic};
 use ph::seedable_hash::BuildWyHash;
 
-use super::{BookError, CRC_AT, HEADER_BYTES, MAGIC, checksum};
+use super::{BookError, CRC_AT, HEADER_BYTES, MAGIC, checksum, key_tag};
+use crate::bits::Bits;
 use crate::position::Board;
 
 /// The version number of this format.
@@ -71,7 +74,7 @@ fn bits_for(low: i32, high: i32) -> u32 {
 ///
 /// The bytes depend only on the entries: the hash is built on one thread, from
 /// the keys in ascending order.
-pub(super) fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>]) -> Vec<u8> {
+pub(super) fn encode<const W: usize, const H: usize, B: Bits>(layers: &[Vec<(B, i32)>]) -> Vec<u8> {
     let depth = layers.len() - 1;
     debug_assert!(depth < W * H);
     let mut records = Vec::with_capacity(layers.len() * LAYER_BYTES);
@@ -80,7 +83,7 @@ pub(super) fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>])
     for layer in layers {
         let mut layer = layer.clone();
         layer.sort_unstable();
-        let keys: Vec<u64> = layer.iter().map(|&(k, _)| k).collect();
+        let keys: Vec<B> = layer.iter().map(|&(k, _)| k).collect();
         let low = layer.iter().map(|&(_, s)| s).min().unwrap_or(0);
         let high = layer.iter().map(|&(_, s)| s).max().unwrap_or(0);
         let bits = bits_for(low, high);
@@ -111,7 +114,7 @@ pub(super) fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>])
     out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
     out.extend_from_slice(&1u16.to_le_bytes());
     out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&[0; 6]);
+    out.extend_from_slice(&[key_tag::<B>(), 0, 0, 0, 0, 0]);
     out.extend_from_slice(&total.to_le_bytes());
     out.extend_from_slice(&records);
     out.extend_from_slice(&body);
@@ -125,16 +128,16 @@ pub(super) fn encode<const W: usize, const H: usize>(layers: &[Vec<(u64, i32)>])
 ///
 /// # Panics
 /// If a key is not a position's or has more than `depth` stones.
-pub(super) fn encode_entries<const W: usize, const H: usize>(
+pub(super) fn encode_entries<const W: usize, const H: usize, B: Bits>(
     depth: usize,
-    entries: &[(u64, i32)],
+    entries: &[(B, i32)],
 ) -> Vec<u8> {
     let mut layers = vec![Vec::new(); depth + 1];
     for &(key, score) in entries {
-        let pos = Board::<W, H>::from_key(key).expect("a position's key");
+        let pos = Board::<W, H, B>::from_key(key).expect("a position's key");
         layers[pos.moves_played()].push((key, score));
     }
-    encode::<W, H>(&layers)
+    encode::<W, H, B>(&layers)
 }
 
 /// Reads the layers of a version-2 book whose header (board, depth, entry count)
@@ -143,7 +146,7 @@ pub(super) fn encode_entries<const W: usize, const H: usize>(
 /// (the built-in book, whose bytes the tests check whole) each hash is read on its
 /// first look-up, and the checksum not at all: it would touch every page of the
 /// 8 MB book at each process start.
-pub(super) fn parse<const W: usize, const H: usize>(
+pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     depth: usize,
     entries: u64,
@@ -151,10 +154,23 @@ pub(super) fn parse<const W: usize, const H: usize>(
     check_whole: bool,
 ) -> Result<Vec<Layer>, BookError> {
     let bad = |m: String| BookError::BadHeader(m);
-    if bytes[13] != 0 || bytes[14..20] != [1, 0, 1, 0, 0, 0] {
+    if bytes[13] != 0 || bytes[14..18] != [1, 0, 1, 0] || bytes[19] != 0 {
         return Err(bad(
             "a version-2 book is whole: lowest 0, shard 1 of 1".to_string()
         ));
+    }
+    if bytes[18] != key_tag::<B>() {
+        return Err(match bytes[18] {
+            0 => BookError::KeyWidth {
+                found: 64,
+                want: B::BITS,
+            },
+            16 => BookError::KeyWidth {
+                found: 128,
+                want: B::BITS,
+            },
+            n => bad(format!("{n} bytes a key")),
+        });
     }
     let table_end = HEADER_BYTES + (depth + 1) * LAYER_BYTES;
     if bytes.len() < table_end {
@@ -179,8 +195,8 @@ pub(super) fn parse<const W: usize, const H: usize>(
             1..=8 => low + (1 << (bits - 1)),
             _ => i32::MAX,
         };
-        if low < Board::<W, H>::MIN_SCORE
-            || least_high > Board::<W, H>::MAX_SCORE
+        if low < Board::<W, H, B>::MIN_SCORE
+            || least_high > Board::<W, H, B>::MAX_SCORE
             || bytes[r + 10..r + 16] != [0; 6]
         {
             return Err(bad(format!("layer {s}: score range out of bounds")));
@@ -263,7 +279,7 @@ impl Layer {
     }
 
     /// The slot of `key` in `0..n`, if the hash finds one.
-    pub(super) fn slot(&self, bytes: &[u8], key: u64) -> Option<usize> {
+    pub(super) fn slot<B: Bits>(&self, bytes: &[u8], key: B) -> Option<usize> {
         self.hash(bytes)
             .get(&key)
             .map(|s| s as usize)
@@ -273,7 +289,7 @@ impl Layer {
     /// The score the layer holds under `key` (an arbitrary one of its range for a
     /// key it does not hold, or `None`).
     #[inline]
-    pub(super) fn score(&self, bytes: &[u8], key: u64) -> Option<i32> {
+    pub(super) fn score<B: Bits>(&self, bytes: &[u8], key: B) -> Option<i32> {
         let slot = self.hash(bytes).get(&key)? as usize;
         if slot >= self.len {
             return None;
@@ -317,14 +333,15 @@ mod tests {
                 .enumerate()
                 .map(|(i, &k)| (k, low + (i as i32 * 5) % (high - low + 1)))
                 .collect();
-            let bytes = encode::<4, 4>(std::slice::from_ref(&entries));
-            let layers = parse::<4, 4>(&bytes, 0, entries.len() as u64, checksum(&bytes), true)
-                .expect("a written book reads back");
+            let bytes = encode::<4, 4, u64>(std::slice::from_ref(&entries));
+            let layers =
+                parse::<4, 4, u64>(&bytes, 0, entries.len() as u64, checksum(&bytes), true)
+                    .expect("a written book reads back");
             for &(k, s) in &entries {
                 assert_eq!(layers[0].score(&bytes, k), Some(s), "{low}..{high}");
             }
             assert_eq!(
-                encode::<4, 4>(&[entries.into_iter().rev().collect()]),
+                encode::<4, 4, u64>(&[entries.into_iter().rev().collect()]),
                 bytes
             );
         }
@@ -332,7 +349,7 @@ mod tests {
 
     /// A whole 4x4 book of depth 2 with made-up scores in range.
     fn small_book() -> Vec<u8> {
-        let layers = crate::book::layers::layers::<4, 4>(2);
+        let layers = crate::book::layers::layers::<4, 4, u64>(2);
         let entries: Vec<Vec<(u64, i32)>> = layers
             .iter()
             .map(|l| {
@@ -342,7 +359,48 @@ mod tests {
                     .collect()
             })
             .collect();
-        encode::<4, 4>(&entries)
+        encode::<4, 4, u64>(&entries)
+    }
+
+    #[test]
+    fn a_book_is_read_on_the_word_it_was_written_on() {
+        use crate::book::{Book, BookError};
+        // The layers of a 4x4 board keyed on 128 bits: the file says so, and a
+        // reader on the 64-bit word (whose hash would send the keys elsewhere)
+        // refuses it, as the wide reader refuses the 64-bit file.
+        let wide: Vec<Vec<(u128, i32)>> = crate::book::layers::layers::<4, 4, u128>(2)
+            .iter()
+            .map(|l| l.iter().map(|&k| (k, 0)).collect())
+            .collect();
+        let bytes = encode::<4, 4, u128>(&wide);
+        assert_eq!(bytes[18], 16);
+        let book = Book::<4, 4, u128>::from_bytes(bytes.clone()).unwrap();
+        book.check_positions().unwrap();
+        assert_eq!(
+            book.score(&Board::<4, 4, u128>::parse("12").unwrap()),
+            Some(0)
+        );
+        let err = Book::<4, 4>::from_bytes(bytes).unwrap_err();
+        assert!(matches!(
+            err,
+            BookError::KeyWidth {
+                found: 128,
+                want: 64
+            }
+        ));
+        assert_eq!(
+            err.to_string(),
+            "the book keys its positions on 128-bit words, this board on 64-bit ones"
+        );
+        let narrow = small_book();
+        assert_eq!(narrow[18], 0);
+        assert!(matches!(
+            Book::<4, 4, u128>::from_bytes(narrow),
+            Err(BookError::KeyWidth {
+                found: 64,
+                want: 128
+            })
+        ));
     }
 
     #[test]

@@ -8,15 +8,16 @@ use rand_chacha::ChaCha8Rng;
 
 use super::generate::GenerateError;
 use super::{Book, layers};
+use crate::bits::Bits;
 use crate::pool;
 use crate::position::{Board, Playable};
 use crate::solver::{Config, Mode, Solver, StopFlag, Stopped};
 
 /// An entry whose score disagrees with another answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Disagreement {
+pub struct Disagreement<B = u64> {
     /// Canonical key.
-    pub key: u64,
+    pub key: B,
     /// A move string that reaches the position.
     pub moves: String,
     /// The book's score.
@@ -32,14 +33,14 @@ pub struct Disagreement {
 ///
 /// # Errors
 /// [`super::BookError::Shard`] for a shard (it has one layer only).
-pub fn consistency<const W: usize, const H: usize>(
-    book: &Book<W, H>,
-) -> Result<Vec<Disagreement>, super::BookError> {
+pub fn consistency<const W: usize, const H: usize, B: Bits>(
+    book: &Book<W, H, B>,
+) -> Result<Vec<Disagreement<B>>, super::BookError> {
     book.require_whole()?;
     let depth = book.depth();
     let mut out = Vec::new();
     for (key, score) in book.entries() {
-        let pos = Board::<W, H>::from_key(key).expect("a checked book holds keys");
+        let pos = Board::<W, H, B>::from_key(key).expect("a checked book holds keys");
         if pos.moves_played() == depth {
             continue;
         }
@@ -58,7 +59,7 @@ pub fn consistency<const W: usize, const H: usize>(
         if best != Some(score) {
             out.push(Disagreement {
                 key,
-                moves: layers::moves_to::<W, H>(key).unwrap_or_default(),
+                moves: layers::moves_to::<W, H, B>(key).unwrap_or_default(),
                 book: score,
                 // A missing child shows as the lowest score.
                 other: best.unwrap_or(i32::MIN),
@@ -70,23 +71,23 @@ pub fn consistency<const W: usize, const H: usize>(
 
 /// The number of entries [`consistency`] checks: those with fewer stones than
 /// the book's depth (the deepest layer has no moves' entries to compare with).
-pub fn above_deepest<const W: usize, const H: usize>(book: &Book<W, H>) -> usize {
+pub fn above_deepest<const W: usize, const H: usize, B: Bits>(book: &Book<W, H, B>) -> usize {
     let depth = book.depth();
     book.entries()
         .filter(|&(key, _)| {
-            Board::<W, H>::from_key(key).is_some_and(|pos| pos.moves_played() < depth)
+            Board::<W, H, B>::from_key(key).is_some_and(|pos| pos.moves_played() < depth)
         })
         .count()
 }
 
 /// `count` distinct entries drawn at random (all of them if `count` is larger),
 /// the same for the same `seed`: (canonical key, score) pairs in draw order.
-pub fn sample<const W: usize, const H: usize>(
-    book: &Book<W, H>,
+pub fn sample<const W: usize, const H: usize, B: Bits>(
+    book: &Book<W, H, B>,
     count: usize,
     seed: u64,
-) -> Vec<(u64, i32)> {
-    let mut all: Vec<(u64, i32)> = book.entries().collect();
+) -> Vec<(B, i32)> {
+    let mut all: Vec<(B, i32)> = book.entries().collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     all.shuffle(&mut rng);
     all.truncate(count);
@@ -95,15 +96,17 @@ pub fn sample<const W: usize, const H: usize>(
 
 /// [`sample`] of the deepest layer only: the entries a book-free solve checks
 /// in reasonable time (the layers above are checked by [`consistency`]).
-pub fn sample_deepest<const W: usize, const H: usize>(
-    book: &Book<W, H>,
+pub fn sample_deepest<const W: usize, const H: usize, B: Bits>(
+    book: &Book<W, H, B>,
     count: usize,
     seed: u64,
-) -> Vec<(u64, i32)> {
+) -> Vec<(B, i32)> {
     let depth = book.depth();
-    let mut deepest: Vec<(u64, i32)> = book
+    let mut deepest: Vec<(B, i32)> = book
         .entries()
-        .filter(|&(key, _)| Board::<W, H>::from_key(key).is_some_and(|p| p.moves_played() == depth))
+        .filter(|&(key, _)| {
+            Board::<W, H, B>::from_key(key).is_some_and(|p| p.moves_played() == depth)
+        })
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     deepest.shuffle(&mut rng);
@@ -133,16 +136,16 @@ pub struct Checked {
 ///
 /// # Errors
 /// A table that cannot be built, or threads that cannot start.
-pub fn resolve<const W: usize, const H: usize>(
-    entries: &[(u64, i32)],
+pub fn resolve<const W: usize, const H: usize, B: Bits>(
+    entries: &[(B, i32)],
     config: Config,
     threads: usize,
     stop: &StopFlag,
     each: &(dyn Fn(Checked) + Sync),
 ) -> Result<(), GenerateError> {
-    config.check::<W, H, u64>()?;
+    config.check::<W, H, B>()?;
     let make = |_| -> Result<_, GenerateError> {
-        let mut solver = Solver::<W, H>::new(config)?;
+        let mut solver = Solver::<W, H, B>::new(config)?;
         solver.set_stop_flag(stop.clone());
         Ok(solver)
     };
@@ -153,12 +156,13 @@ pub fn resolve<const W: usize, const H: usize>(
         stop,
         |solver, index, &(key, book)| {
             // A book is checked whole when read: its keys are of playable positions.
-            let pos = Playable::<W, H>::from_key(key).expect("a checked book holds playable keys");
+            let pos =
+                Playable::<W, H, B>::from_key(key).expect("a checked book holds playable keys");
             match solver.solve_playable(&pos, Mode::Strong) {
                 Ok(s) => {
                     each(Checked {
                         index: index as usize,
-                        moves: layers::moves_to::<W, H>(key).unwrap_or_default(),
+                        moves: layers::moves_to::<W, H, B>(key).unwrap_or_default(),
                         book,
                         solved: s.score,
                         nodes: s.nodes,
