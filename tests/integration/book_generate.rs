@@ -5,40 +5,14 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use c4solver::book::Shard;
 use c4solver::book::verify;
 use c4solver::book::{GenerateError, Generation, Options, Outcome, checkpoint_path, merge};
-use c4solver::{Board, Book, Config, Mode, Solver, StopFlag};
+use c4solver::{Board, Book, Mode, Solver, StopFlag};
 
-const W: usize = 5;
-const H: usize = 4;
-const DEPTH: usize = 6;
-
-fn config() -> Config {
-    Config {
-        table_mb: 4,
-        ..Config::tuned()
-    }
-}
-
-fn options(shard: Shard) -> Options {
-    Options {
-        depth: DEPTH,
-        shard,
-        threads: 2,
-        config: config(),
-    }
-}
-
-/// A fresh directory under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::small_book::{DEPTH, H, W, config, options, scratch};
 
 /// Runs a generation to the end and returns the file's bytes.
 fn generate(out: &Path, shard: Shard) -> Vec<u8> {

@@ -13,38 +13,12 @@
 //!   the scores of a real book are checked on 5x4 above.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use c4solver::book::{Generation, Options, Outcome, Shard, checkpoint_path, merge, verify};
-use c4solver::{Bits, Board, Book, BookError, Config, Mode, Solver, StopFlag};
+use c4solver::book::{Generation, Outcome, Shard, checkpoint_path, merge, verify};
+use c4solver::{Bits, Board, Book, BookError, Mode, Solver, StopFlag};
 
-const W: usize = 5;
-const H: usize = 4;
-const DEPTH: usize = 6;
-
-fn config() -> Config {
-    Config {
-        table_mb: 4,
-        ..Config::tuned()
-    }
-}
-
-fn options(shard: Shard) -> Options {
-    Options {
-        depth: DEPTH,
-        shard,
-        threads: 2,
-        config: config(),
-    }
-}
-
-/// A fresh directory under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::small_book::{DEPTH, H, W, config, options, scratch};
 
 /// Runs a generation on the word `B` to the end and returns the file's bytes.
 fn generate<B: Bits>(out: &Path, shard: Shard) -> Vec<u8> {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod server;
+pub mod small_book;
 
 use std::io::Write;
 use std::path::PathBuf;
