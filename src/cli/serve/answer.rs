@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use c4solver::Playable;
 use serde::Serialize;
-use serde_json::{Value, json};
 
 pub use c4solver::Answer;
 
@@ -65,13 +64,22 @@ pub struct Task {
 
 /// The online solver's answer: `{"pos": MOVES, "score": [...]}`, 100 for a full
 /// column.
-pub fn solve_json(answer: &Answer, pos: &str) -> Value {
-    let score: Vec<i32> = answer
+#[derive(Clone, Debug, Serialize)]
+pub struct Solved<'a> {
+    /// The moves asked.
+    pos: &'a str,
+    /// Each column's score.
+    score: Vec<i32>,
+}
+
+/// `/solve`'s answer for the position written `pos`.
+pub fn solve_json<'a>(answer: &Answer, pos: &'a str) -> Solved<'a> {
+    let score = answer
         .scores
         .iter()
         .map(|s| s.unwrap_or(FULL_COLUMN))
         .collect();
-    json!({ "pos": pos, "score": score })
+    Solved { pos, score }
 }
 
 /// `/analyze`'s answer: the [`Answer`]'s fields in its order (docs/answer.md),
@@ -88,11 +96,11 @@ pub struct Analyzed {
 /// `/analyze`'s answer for the position written `moves`: a cached answer may
 /// have been found for another move order of the same position, whose moves it
 /// holds.
-pub fn analyze_json(answer: Answer, moves: &str, cached: bool) -> Analyzed {
+pub fn analyze_json(answer: &Answer, moves: &str, cached: bool) -> Analyzed {
     Analyzed {
         answer: Answer {
             moves: moves.to_string(),
-            ..answer
+            ..answer.clone()
         },
         cached,
     }
@@ -117,20 +125,20 @@ mod tests {
 
     #[test]
     fn solve_json_marks_full_columns_100() {
-        let v = solve_json(&answer(), "2");
-        assert_eq!(v.to_string(), r#"{"pos":"2","score":[-2,100,3]}"#);
+        let text = serde_json::to_string(&solve_json(&answer(), "2")).unwrap();
+        assert_eq!(text, r#"{"pos":"2","score":[-2,100,3]}"#);
     }
 
     #[test]
     fn analyze_json_is_the_answer_then_cached() {
-        let text = serde_json::to_string(&analyze_json(answer(), "22", true)).unwrap();
+        let text = serde_json::to_string(&analyze_json(&answer(), "22", true)).unwrap();
         assert_eq!(
             text,
             r#"{"moves":"22","score":3,"scores":[-2,null,3],"best":[3],"book":false,"nodes":12,"time_us":5,"pv":"31","cached":true}"#
         );
         let mut a = answer();
         a.pv = None;
-        let text = serde_json::to_string(&analyze_json(a, "2", false)).unwrap();
+        let text = serde_json::to_string(&analyze_json(&a, "2", false)).unwrap();
         assert!(!text.contains("pv") && text.ends_with(r#""cached":false}"#));
     }
 

@@ -3,7 +3,7 @@
 //! hundred bytes each).
 
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
 
@@ -14,7 +14,7 @@ pub type Key = (u128, bool, bool);
 
 /// The cache (shared by every request; a lookup holds the lock for a hash probe).
 pub struct Cache {
-    map: Option<Mutex<LruCache<Key, Answer>>>,
+    map: Option<Mutex<LruCache<Key, Arc<Answer>>>>,
 }
 
 impl Cache {
@@ -25,18 +25,19 @@ impl Cache {
         }
     }
 
-    fn lock(&self) -> Option<std::sync::MutexGuard<'_, LruCache<Key, Answer>>> {
+    fn lock(&self) -> Option<std::sync::MutexGuard<'_, LruCache<Key, Arc<Answer>>>> {
         // A panic while holding the lock leaves a consistent map: keep using it.
         Some(self.map.as_ref()?.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// The answer kept for `key`, if any (it becomes the most recent).
-    pub fn get(&self, key: &Key) -> Option<Answer> {
+    /// The answer kept for `key`, if any (it becomes the most recent); shared,
+    /// so that a hit copies nothing.
+    pub fn get(&self, key: &Key) -> Option<Arc<Answer>> {
         self.lock()?.get(key).cloned()
     }
 
     /// Keeps `answer` for `key`.
-    pub fn put(&self, key: Key, answer: Answer) {
+    pub fn put(&self, key: Key, answer: Arc<Answer>) {
         if let Some(mut map) = self.lock() {
             map.put(key, answer);
         }
@@ -68,17 +69,17 @@ mod tests {
     #[test]
     fn keeps_the_most_recent() {
         let cache = Cache::new(2);
-        cache.put((1, false, false), answer(1));
-        cache.put((2, false, false), answer(2));
+        cache.put((1, false, false), Arc::new(answer(1)));
+        cache.put((2, false, false), Arc::new(answer(2)));
         assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
-        cache.put((3, false, false), answer(3));
+        cache.put((3, false, false), Arc::new(answer(3)));
         assert!(
             cache.get(&(2, false, false)).is_none(),
             "least recent dropped"
         );
         assert_eq!(cache.len(), 2);
         let none = Cache::new(0);
-        none.put((1, false, false), answer(1));
+        none.put((1, false, false), Arc::new(answer(1)));
         assert!(none.get(&(1, false, false)).is_none());
     }
 }

@@ -1,12 +1,10 @@
 //! The API's errors: a status and `{"error": "..."}`, with `Retry-After` on a
-//! 503 that is worth retrying; [`json_errors`] gives the same shape to the
-//! errors the HTTP stack's layers write themselves.
+//! 503 that is worth retrying; [`as_json`] gives the same shape to the errors
+//! the HTTP stack's layers write themselves.
 
 use axum::Json;
 use axum::body::{Body, to_bytes};
-use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -61,11 +59,6 @@ impl IntoResponse for ApiError {
         }
         response
     }
-}
-
-/// Gives every error answer the shape `{"error": ...}` ([`as_json`]).
-pub async fn json_errors(request: Request, next: Next) -> Response {
-    as_json(next.run(request).await).await
 }
 
 /// `response`, or if it is an error that is not JSON (one a layer wrote itself,

@@ -20,7 +20,7 @@ use super::cache::{Cache, Key};
 use super::pool::{Failure, Full, Started, Ticket};
 
 /// A search's outcome, as every request waiting for it sees it.
-pub type Outcome = Result<Answer, Failure>;
+pub type Outcome = Result<Arc<Answer>, Failure>;
 
 /// A search that requests share.
 pub type Search = Shared<BoxFuture<'static, Outcome>>;
@@ -65,7 +65,7 @@ impl Drop for Leave {
 /// The answer from the cache, or the search that will find it.
 pub enum Found {
     /// Cached.
-    Cached(Answer),
+    Cached(Arc<Answer>),
     /// Being searched.
     Searching(Flight),
 }
@@ -121,7 +121,7 @@ impl Flights {
             // Dropped last: the answer is in the cache before the search
             // leaves the map.
             let _leave = leave;
-            let outcome = ticket.answer().await;
+            let outcome = ticket.answer().await.map(Arc::new);
             if let Ok(answer) = &outcome {
                 cache.put(key, answer.clone());
             }

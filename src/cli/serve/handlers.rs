@@ -47,7 +47,7 @@ pub async fn analyze(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Resp
         let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
         let (parsed, found, cached) = answer(&app, &params).await?;
         let nodes = found.nodes;
-        let json = Json(answer::analyze_json(found, &parsed.moves, cached));
+        let json = Json(answer::analyze_json(&found, &parsed.moves, cached));
         let mut response = json.into_response();
         response.extensions_mut().insert(Served { cached, nodes });
         Ok::<_, ApiError>(response)
@@ -56,7 +56,7 @@ pub async fn analyze(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Resp
 }
 
 /// `json` with what the access log tells of it.
-fn served(json: Json<Value>, cached: bool, found: &Answer) -> Response {
+fn served(json: impl IntoResponse, cached: bool, found: &Answer) -> Response {
     let mut response = json.into_response();
     response.extensions_mut().insert(Served {
         cached,
@@ -116,7 +116,7 @@ pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
 /// The answer for `params`: from the cache, or from the search that finds it
 /// (one per answer at a time: requests for an answer being searched wait for
 /// that search), and whether it was cached.
-async fn answer(app: &App, params: &Params) -> Result<(Parsed, Answer, bool), ApiError> {
+async fn answer(app: &App, params: &Params) -> Result<(Parsed, Arc<Answer>, bool), ApiError> {
     let asked = Instant::now();
     let pos = params
         .pos

@@ -7,9 +7,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::Method;
-use axum::middleware::Next;
 use axum::response::Response;
 
 use super::metrics::{self, Metrics};
@@ -59,7 +58,7 @@ pub struct Access {
 
 /// One request's line, written when it is answered or, if the HTTP stack drops
 /// the request first (the client hung up), when it is dropped.
-struct Line {
+pub struct Line {
     access: Arc<Access>,
     method: Method,
     path: String,
@@ -67,6 +66,36 @@ struct Line {
     start: Instant,
     status: Option<u16>,
     served: Option<Served>,
+}
+
+impl Line {
+    /// Starts timing `request` (counted in flight until the line is dropped).
+    pub fn start(access: &Arc<Access>, request: &Request) -> Line {
+        let uri = request.uri();
+        let path = match access.format {
+            Some(_) => uri
+                .path_and_query()
+                .map_or_else(|| "/".to_string(), |p| excerpt(p.as_str())),
+            None => String::new(),
+        };
+        access.metrics.requests_in_flight.inc();
+        Line {
+            access: access.clone(),
+            method: request.method().clone(),
+            path,
+            route: metrics::route(uri.path()),
+            start: Instant::now(),
+            status: None,
+            served: None,
+        }
+    }
+
+    /// Takes the status of `response` and what its handler served; the line is
+    /// written when it is dropped.
+    pub fn answered(&mut self, response: &Response) {
+        self.status = Some(response.status().as_u16());
+        self.served = response.extensions().get::<Served>().copied();
+    }
 }
 
 impl Drop for Line {
@@ -89,32 +118,4 @@ impl Drop for Line {
             }
         }
     }
-}
-
-/// Times the request, then counts it and writes its line once it is answered
-/// or cancelled.
-pub async fn access(State(access): State<Arc<Access>>, request: Request, next: Next) -> Response {
-    let path = request.uri().path();
-    let route = metrics::route(path);
-    let path = match access.format {
-        Some(_) => request
-            .uri()
-            .path_and_query()
-            .map_or_else(|| "/".to_string(), |p| excerpt(p.as_str())),
-        None => String::new(),
-    };
-    access.metrics.requests_in_flight.inc();
-    let mut line = Line {
-        access: access.clone(),
-        method: request.method().clone(),
-        path,
-        route,
-        start: Instant::now(),
-        status: None,
-        served: None,
-    };
-    let response = next.run(request).await;
-    line.status = Some(response.status().as_u16());
-    line.served = response.extensions().get::<Served>().copied();
-    response
 }
