@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use c4solver::{Board, BookWord, Config, Mode, Size, SolveError, Solver, StopFlag, with_size};
+use c4solver::{Bits, Board, Config, Mode, Size, SolveError, Solver, StopFlag, with_size};
 
 /// Tromp's table: widths 4 to 11 across, heights 4 up, `W + H <= 15`.
 fn tromp_sizes() -> Vec<Size> {
@@ -74,7 +74,7 @@ fn read_records(path: &PathBuf) -> anyhow::Result<Vec<Record>> {
 }
 
 /// Solves the empty `W`x`H` board; `None` if stopped at `limit`.
-fn solve_empty<const W: usize, const H: usize, B: BookWord>(
+fn solve_empty<const W: usize, const H: usize, B: Bits>(
     config: Config,
     mode: Mode,
     limit: Duration,

@@ -2,7 +2,7 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use c4solver::bench as harness;
 use c4solver::parse_line;
 use c4solver::{Answer, Mode, Solver};
@@ -40,7 +40,7 @@ struct JsonLine<'a> {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &AnalyzeArgs,
     engine: &EngineArgs,
     signals: &Signals,
@@ -90,7 +90,7 @@ pub fn run<const W: usize, const H: usize, B: BookWord>(
 /// The output of one line (or its error and an empty line, to keep the output
 /// aligned with the input) and what it means for the exit code; `None` if a
 /// search was stopped.
-pub fn answer<const W: usize, const H: usize, B: BookWord>(
+pub fn answer<const W: usize, const H: usize, B: Bits>(
     line: &Line,
     solver: &mut Solver<W, H, B>,
     mode: Mode,

@@ -1,7 +1,7 @@
 //! `c4solver bench`: run test sets through one or more configurations, check every
 //! score, and print the tutorial's tables (or the comparison tables).
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +22,7 @@ use super::signals::Signals;
 /// # Errors
 /// No sets, an unreadable set, an empty run, no configuration that can be built,
 /// or stdout failing.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BenchArgs,
     engine_args: &EngineArgs,
     signals: &Signals,

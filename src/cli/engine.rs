@@ -3,7 +3,7 @@
 //! `--replace`, `--depth-measure`) to solver configurations.
 
 use anyhow::{anyhow, bail};
-use c4solver::BookWord;
+use c4solver::Bits;
 
 use c4solver::StopFlag;
 use c4solver::TableError;
@@ -65,7 +65,7 @@ pub struct LeftOut {
 ///
 /// # Errors
 /// A `--table-mb` that leaves a worker less than 1 MB.
-pub fn configs<const W: usize, const H: usize, B: BookWord>(
+pub fn configs<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     stats: bool,
     workers: usize,
@@ -147,7 +147,7 @@ fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
 /// A list where one value is expected, or a book file that cannot be read, with a
 /// message naming the option or the file; the closure, a table or thread that
 /// cannot be had, naming it.
-pub fn workers<const W: usize, const H: usize, B: BookWord>(
+pub fn workers<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
@@ -238,7 +238,7 @@ fn alloc_error(total: usize, each: usize, workers: usize) -> anyhow::Error {
 ///
 /// # Errors
 /// As [`workers`].
-pub fn team_solver<const W: usize, const H: usize, B: BookWord>(
+pub fn team_solver<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     command: &str,
 ) -> anyhow::Result<Solver<W, H, B>> {
@@ -257,7 +257,7 @@ pub fn team_solver<const W: usize, const H: usize, B: BookWord>(
 ///
 /// # Errors
 /// As [`book_file`].
-pub fn book_choice<const W: usize, const H: usize, B: BookWord>(
+pub fn book_choice<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H, B>>> {
     if engine.no_book || engine.book == Some(BookArg::None) {
@@ -276,7 +276,7 @@ pub fn book_named(engine: &EngineArgs) -> bool {
 ///
 /// # Errors
 /// A file that is not a whole book of the board's size, with the reason.
-pub fn book_file<const W: usize, const H: usize, B: BookWord>(
+pub fn book_file<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
 ) -> anyhow::Result<Option<Book<W, H, B>>> {
     builtin_exists::<W, H>(engine)?;
@@ -317,7 +317,7 @@ pub fn threads(engine: &EngineArgs) -> usize {
 ///
 /// # Errors
 /// As [`workers`], but for the book file.
-pub fn single_config<const W: usize, const H: usize, B: BookWord>(
+pub fn single_config<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
@@ -326,7 +326,7 @@ pub fn single_config<const W: usize, const H: usize, B: BookWord>(
 }
 
 /// The one configuration of a command, for `workers` workers.
-fn config_for<const W: usize, const H: usize, B: BookWord>(
+fn config_for<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     command: &str,
     stats: bool,

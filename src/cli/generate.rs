@@ -3,7 +3,7 @@
 //! per worker, and kept in the order they were drawn, so that a seed gives the
 //! same file with any number of threads.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use c4solver::SolveError;
 use c4solver::Solver;
 use c4solver::bench::{self as generate, Generated, Request};
@@ -21,7 +21,7 @@ use c4solver::batch::{self as pool, FromIter};
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &GenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,

@@ -20,7 +20,7 @@ mod source;
 mod stdio;
 
 use args::{BookAction, Cli, Command};
-use c4solver::BookWord;
+use c4solver::Bits;
 #[cfg(not(test))]
 use c4solver::with_size;
 use signals::Signals;
@@ -66,7 +66,7 @@ impl Outcome {
 }
 
 /// Runs the command on the `W`x`H` board (`--size`).
-fn run_sized<const W: usize, const H: usize, B: BookWord>(
+fn run_sized<const W: usize, const H: usize, B: Bits>(
     cli: &Cli,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {

@@ -9,7 +9,7 @@
 //! The solver keeps its table from move to move (the positions of one game share
 //! most of their subtrees), and Ctrl-C stops it at once, thinking or waiting.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -55,7 +55,7 @@ enum Typed {
 
 /// Reads one line typed by the human: `None` for a blank line, or why it is not a
 /// move of `pos` (the move numbered as in the game).
-fn parse_input<const W: usize, const H: usize, B: BookWord>(
+fn parse_input<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     pos: &Board<W, H, B>,
 ) -> Result<Option<Typed>, String> {
@@ -109,7 +109,7 @@ fn parse_input<const W: usize, const H: usize, B: BookWord>(
 /// The board, top row first, with the column numbers under it, 4 characters a
 /// column (room for a score, `-18`, under each): `x` (or a red disc) for the
 /// first player, `o` (or a yellow disc) for the second.
-fn draw<const W: usize, const H: usize, B: BookWord>(pos: &Board<W, H, B>, colour: bool) -> String {
+fn draw<const W: usize, const H: usize, B: Bits>(pos: &Board<W, H, B>, colour: bool) -> String {
     let first_to_move = pos.moves_played().is_multiple_of(2);
     let mut s = String::new();
     for row in (0..H).rev() {
@@ -137,7 +137,7 @@ fn draw<const W: usize, const H: usize, B: BookWord>(pos: &Board<W, H, B>, colou
 }
 
 /// The game so far.
-struct Game<const W: usize, const H: usize, B: BookWord> {
+struct Game<const W: usize, const H: usize, B: Bits> {
     pos: Board<W, H, B>,
     /// Every move from the empty board.
     history: Vec<usize>,
@@ -146,7 +146,7 @@ struct Game<const W: usize, const H: usize, B: BookWord> {
     human_first: bool,
 }
 
-impl<const W: usize, const H: usize, B: BookWord> Game<W, H, B> {
+impl<const W: usize, const H: usize, B: Bits> Game<W, H, B> {
     fn humans_turn(&self) -> bool {
         self.pos.moves_played() % 2 == usize::from(!self.human_first)
     }
@@ -201,7 +201,7 @@ impl Screen {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &PlayArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -263,7 +263,7 @@ fn no_color() -> bool {
 
 /// The solver's move at `level`: the best move nearest the centre at `perfect`,
 /// otherwise one at random among those within the level's margin of the best.
-fn choose<const W: usize, const H: usize, B: BookWord>(
+fn choose<const W: usize, const H: usize, B: Bits>(
     solver: &mut Solver<W, H, B>,
     pos: &Board<W, H, B>,
     level: LevelArg,
@@ -280,7 +280,7 @@ fn choose<const W: usize, const H: usize, B: BookWord>(
 
 /// The game loop; `Ok` when the game ended, was quit, ran out of input or was
 /// stopped by a signal (the caller's exit code says which).
-fn play<const W: usize, const H: usize, B: BookWord>(
+fn play<const W: usize, const H: usize, B: Bits>(
     game: &mut Game<W, H, B>,
     solver: &mut Solver<W, H, B>,
     screen: &mut Screen,

@@ -1,7 +1,7 @@
 //! `c4solver solve` (and bare `c4solver`): one answer per input line, written as
 //! soon as it is known and its line is next in order.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::path::PathBuf;
 
 use c4solver::TableStats;
@@ -23,7 +23,7 @@ use c4solver::batch as pool;
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &SolveArgs,
     files: &[PathBuf],
     engine: &EngineArgs,
@@ -86,7 +86,7 @@ pub fn run<const W: usize, const H: usize, B: BookWord>(
 /// output aligned with the input), what it means for the exit code, and the
 /// table statistics of its search if the solver counts them; `None` if the
 /// search was stopped.
-pub fn answer<const W: usize, const H: usize, B: BookWord>(
+pub fn answer<const W: usize, const H: usize, B: Bits>(
     line: &Line,
     solver: &mut Solver<W, H, B>,
     mode: Mode,

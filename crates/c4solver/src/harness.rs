@@ -1,7 +1,7 @@
 //! The benchmark harness: runs test sets through solver configurations, checks
 //! every score and builds the tutorial's tables (mean time, mean nodes, K pos/s).
 
-use crate::book::BookWord;
+use crate::Bits;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -123,7 +123,7 @@ impl From<Config> for Setup {
 impl Setup {
     /// A solver of this setup, with `book` (or the built-in one) if it takes the
     /// book.
-    fn solver<const W: usize, const H: usize, B: BookWord>(
+    fn solver<const W: usize, const H: usize, B: Bits>(
         &self,
         book: Option<&Book<W, H, B>>,
     ) -> Result<Solver<W, H, B>, TableError> {
@@ -144,7 +144,7 @@ pub fn solver_name(setup: &Setup) -> String {
 
 /// The mismatch of answer `got` for position `i` (0-based) of `set`, if the
 /// answer is not the one `mode` must give.
-fn mismatch<const W: usize, const H: usize, B: BookWord>(
+fn mismatch<const W: usize, const H: usize, B: Bits>(
     setup: &Setup,
     mode: Mode,
     set: &TestSet<W, H, B>,
@@ -180,7 +180,7 @@ fn mismatch<const W: usize, const H: usize, B: BookWord>(
 /// A configuration whose table cannot be built (check them first with
 /// [`Config::check`] to fail before any work is done), or a worker thread that
 /// cannot start.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     setups: &[Setup],
     book: Option<&Book<W, H, B>>,
     modes: &[Mode],
@@ -200,7 +200,7 @@ pub fn run<const W: usize, const H: usize, B: BookWord>(
 /// # Errors
 /// As [`run`].
 #[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
-pub fn run_threads<const W: usize, const H: usize, B: BookWord>(
+pub fn run_threads<const W: usize, const H: usize, B: Bits>(
     setups: &[Setup],
     book: Option<&Book<W, H, B>>,
     modes: &[Mode],
@@ -244,14 +244,14 @@ pub fn run_threads<const W: usize, const H: usize, B: BookWord>(
 }
 
 /// One set in one mode through one setup.
-struct Run<'a, const W: usize, const H: usize, B: BookWord> {
+struct Run<'a, const W: usize, const H: usize, B: Bits> {
     setup: &'a Setup,
     mode: Mode,
     set: &'a TestSet<W, H, B>,
     stop: &'a StopFlag,
 }
 
-impl<const W: usize, const H: usize, B: BookWord> Run<'_, W, H, B> {
+impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
     /// Solves the first `limit` positions of the set with one worker per solver
     /// (each locks only its own), adding the wrong answers to `mismatches` in
     /// position order: the row of the positions solved (none if none were), and

@@ -133,7 +133,7 @@ mod threads;
 pub use analysis::{Analysis, Choice, Variation};
 pub use answer::Answer;
 pub use bits::Bits;
-pub use book::{Book, Book7x6, BookError, BookWord};
+pub use book::{Book, Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
 pub use input::{
     LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,

@@ -2,7 +2,7 @@
 //! `MOVES SCORE` line each (a data set for training, which `c4solver` reads back
 //! and checks).
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::io::{BufWriter, ErrorKind, Write};
 
 use super::super::Outcome;
@@ -17,7 +17,7 @@ use super::super::output;
 /// A book that cannot be opened ([`super::open`]), `--stones` outside the
 /// book's layers or 0, an entry that no game reaches, or stdout failing (but a
 /// closed pipe, which ends the output).
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BookExportArgs,
 ) -> anyhow::Result<Outcome> {
     let (name, book) = super::open::<W, H, B>(args.file.as_deref())?;

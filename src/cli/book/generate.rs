@@ -1,7 +1,7 @@
 //! `c4solver book generate`: solve the deepest layer (or a shard of it) on every
 //! core, resumably, then write the book.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,7 +20,7 @@ use super::super::signals::Signals;
 /// # Errors
 /// A checkpoint made with other arguments, a table that cannot be built, or an
 /// I/O error.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BookGenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,

@@ -1,6 +1,6 @@
 //! `c4solver book info`: what a book holds.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::io::Write;
 
 use super::super::Outcome;
@@ -12,7 +12,7 @@ use super::super::output;
 /// # Errors
 /// A file that is not a book or shard of the board's size (`--size`), or stdout
 /// failing.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BookInfoArgs,
 ) -> anyhow::Result<Outcome> {
     let (name, book) = super::open::<W, H, B>(args.file.as_deref())?;

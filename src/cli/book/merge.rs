@@ -1,7 +1,7 @@
 //! `c4solver book merge`: the K shards of one generation into a book.
 
+use c4solver::Bits;
 use c4solver::Book;
-use c4solver::BookWord;
 use c4solver::book::{merge, write_atomically};
 
 use super::super::Outcome;
@@ -12,7 +12,7 @@ use super::super::args::BookMergeArgs;
 /// # Errors
 /// A shard that cannot be read, a missing, repeated or foreign shard, or an
 /// I/O error writing the book.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BookMergeArgs,
 ) -> anyhow::Result<Outcome> {
     let mut shards = Vec::with_capacity(args.shards.len());

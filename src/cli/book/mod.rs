@@ -6,7 +6,7 @@ mod info;
 mod merge;
 mod verify;
 
-use c4solver::BookWord;
+use c4solver::Bits;
 
 use super::Outcome;
 use super::args::{BookAction, BookArgs, EngineArgs};
@@ -18,7 +18,7 @@ use super::signals::Signals;
 /// # Errors
 /// A file that cannot be read or is not a book of this size; no `file` on
 /// another size than 7x6.
-fn open<const W: usize, const H: usize, B: BookWord>(
+fn open<const W: usize, const H: usize, B: Bits>(
     file: Option<&std::path::Path>,
 ) -> anyhow::Result<(String, c4solver::Book<W, H, B>)> {
     use anyhow::Context;
@@ -43,7 +43,7 @@ fn open<const W: usize, const H: usize, B: BookWord>(
 /// # Errors
 /// Whatever the subcommand reports (a file that cannot be read or written, a
 /// checkpoint or shard that does not fit, a table that cannot be built).
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BookArgs,
     engine: &EngineArgs,
     signals: &Signals,

@@ -3,8 +3,8 @@
 //! deepest layer against a book-free solve, one `moves score` line per
 //! entry as soon as it is checked and next in order.
 
+use c4solver::Bits;
 use c4solver::Book;
-use c4solver::BookWord;
 use c4solver::book::verify;
 
 use super::super::Outcome;
@@ -19,7 +19,7 @@ use super::super::signals::Signals;
 /// # Errors
 /// A file that is not a book or shard of the board's size, a table that cannot be built, or
 /// stdout failing.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &BookVerifyArgs,
     engine_args: &EngineArgs,
     signals: &Signals,

@@ -2,7 +2,7 @@
 //! position, a search to run, and the library's [`Answer`] with its two JSON
 //! forms.
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -22,12 +22,12 @@ pub struct Position(Arc<dyn Any + Send + Sync>);
 
 impl Position {
     /// `board`, carried as it is.
-    pub fn new<const W: usize, const H: usize, B: BookWord>(board: Playable<W, H, B>) -> Position {
+    pub fn new<const W: usize, const H: usize, B: Bits>(board: Playable<W, H, B>) -> Position {
         Position(Arc::new(board))
     }
 
     /// The board, if it is a `W`x`H` one (always, on the server's own board).
-    pub fn board<const W: usize, const H: usize, B: BookWord>(&self) -> Option<Playable<W, H, B>> {
+    pub fn board<const W: usize, const H: usize, B: Bits>(&self) -> Option<Playable<W, H, B>> {
         self.0.downcast_ref::<Playable<W, H, B>>().copied()
     }
 }

@@ -24,7 +24,7 @@ mod query;
 mod routes;
 mod solver;
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -95,7 +95,7 @@ pub struct App {
 /// # Errors
 /// Options, book or table errors (as the other commands report them), an
 /// address that cannot be listened on, a runtime that cannot start.
-pub fn run<const W: usize, const H: usize, B: BookWord>(
+pub fn run<const W: usize, const H: usize, B: Bits>(
     args: &ServeArgs,
     engine: &EngineArgs,
     signals: &Signals,

@@ -3,7 +3,7 @@
 //! building the solver threads' searches, and one analysis. The rest of the
 //! server knows only [`Parsed`], [`Task`] and the library's [`Answer`].
 
-use c4solver::BookWord;
+use c4solver::Bits;
 use c4solver::parse_pos;
 use c4solver::{Mode, Solver, StopFlag};
 
@@ -18,7 +18,7 @@ use crate::cli::engine;
 ///
 /// # Errors
 /// The command line's message for the line, without its `line N: ` prefix.
-pub fn parse<const W: usize, const H: usize, B: BookWord>(pos: &[u8]) -> Result<Parsed, String> {
+pub fn parse<const W: usize, const H: usize, B: Bits>(pos: &[u8]) -> Result<Parsed, String> {
     let q = parse_pos::<W, H, B>(pos).map_err(|e| e.to_string())?;
     Ok(Parsed {
         moves: q.moves.to_string(),
@@ -33,7 +33,7 @@ pub fn parse<const W: usize, const H: usize, B: BookWord>(pos: &[u8]) -> Result<
 ///
 /// # Errors
 /// The command line's messages for options, book files and tables.
-pub fn workers<const W: usize, const H: usize, B: BookWord>(
+pub fn workers<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     threads: usize,
 ) -> anyhow::Result<Vec<Work>> {
@@ -50,7 +50,7 @@ pub fn workers<const W: usize, const H: usize, B: BookWord>(
 
 /// The analysis of one task; [`Failure::Stopped`] if `stop` was set before it
 /// ended.
-fn analyze<const W: usize, const H: usize, B: BookWord>(
+fn analyze<const W: usize, const H: usize, B: Bits>(
     solver: &mut Solver<W, H, B>,
     task: &Task,
     stop: &StopFlag,

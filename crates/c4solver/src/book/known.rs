@@ -20,13 +20,6 @@ impl<const W: usize, const H: usize, B: Bits> KnownScores<W, H, B> for Book<W, H
     }
 }
 
-/// The bitboard words a book keys on: every word ([`Bits`]), the books of a
-/// board over 64 bits keying on its 128. Kept as the name that code generic over
-/// the word bounds its type with where it reaches the books.
-pub trait BookWord: Bits {}
-
-impl<B: Bits> BookWord for B {}
-
 impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// A solver of `config` that answers from the board's built-in opening book
     /// ([`Book::builtin`]; 7x6 only, none on the other sizes) before it searches:

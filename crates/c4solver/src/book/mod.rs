@@ -45,7 +45,6 @@
 mod export;
 mod generate;
 mod known;
-pub use known::BookWord;
 mod layers;
 pub mod shard;
 mod v2;
