@@ -8,10 +8,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// The allocator of the whole binary; the search itself allocates nothing while it runs.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     if let Some(why) = c4solver::unsupported_cpu() {
         eprintln!("c4solver: {why}");

@@ -1,10 +1,9 @@
 //! The memory of a table: zeroed slots, from a 2 MB boundary, in huge pages.
 //!
-//! A table's slots come zeroed from the allocator (`calloc`, or mimalloc's zeroed
-//! allocation: fresh pages from the kernel, zero already), so nothing is written
-//! when a table is made and a page costs nothing until the search first touches
-//! it: a table that a short search barely uses, or a worker's table that a single
-//! line never needs, is not paid for.
+//! A table's slots come zeroed from the allocator (`calloc`: fresh pages from the
+//! kernel, zero already), so nothing is written when a table is made and a page
+//! costs nothing until the search first touches it: a table that a short search
+//! barely uses, or a worker's table that a single line never needs, is not paid for.
 //!
 //! On Linux the slots are marked for transparent huge pages (2 MB) before anything
 //! touches them, so that the search's random probes over tens of megabytes do not
