@@ -100,7 +100,10 @@ pub fn analyze_json(answer: &Answer, moves: &str, cached: bool) -> Analyzed {
     Analyzed {
         answer: Answer {
             moves: moves.to_string(),
-            ..answer.clone()
+            scores: answer.scores.clone(),
+            best: answer.best.clone(),
+            pv: answer.pv.clone(),
+            ..*answer
         },
         cached,
     }

@@ -46,11 +46,8 @@ pub async fn analyze(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Resp
     let answered = async {
         let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
         let (parsed, found, cached) = answer(&app, &params).await?;
-        let nodes = found.nodes;
         let json = Json(answer::analyze_json(&found, &parsed.moves, cached));
-        let mut response = json.into_response();
-        response.extensions_mut().insert(Served { cached, nodes });
-        Ok::<_, ApiError>(response)
+        Ok::<_, ApiError>(served(json, cached, &found))
     };
     answered.await.unwrap_or_else(IntoResponse::into_response)
 }
