@@ -163,11 +163,12 @@ async fn answer(app: &App, params: &Params) -> Result<(Parsed, Arc<Answer>, bool
 }
 
 /// The 503 of a request that waited `--timeout` from `asked`: in the queue
-/// all along if no thread took its search, or with how much of it the search
-/// took.
+/// all along if no thread took its search before its deadline (a loaded
+/// runtime may wake the request after a thread took it), or with how much of
+/// it the search took.
 fn timed_out(app: &App, asked: Instant, started: Option<Instant>) -> ApiError {
     let limit = app.timeout.as_secs();
-    match started {
+    match started.filter(|&s| s < asked + app.timeout) {
         None => ApiError::unavailable(format!(
             "no solver thread was free within --timeout {limit} s: the search waited in the queue all along; try again later"
         )),
