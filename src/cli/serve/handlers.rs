@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -25,9 +25,9 @@ pub const MISSING_POS: &str =
     "missing pos: give the moves played, as in ?pos=4455 (pos= is the empty board)";
 
 /// `GET /solve?pos=MOVES`: the online solver's answer, `{"pos", "score"}`.
-pub async fn solve(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub async fn solve(State(app): State<Arc<App>>, uri: Uri) -> Response {
     let answered = async {
-        let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
+        let params = query::parse(uri.query()).map_err(ApiError::bad_request)?;
         let strong = Params {
             weak: false,
             pv: false,
@@ -35,30 +35,32 @@ pub async fn solve(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Respon
         };
         let (parsed, found, cached) = answer(&app, &strong).await?;
         let json = Json(answer::solve_json(&found, &parsed.moves));
-        Ok::<_, ApiError>(served(json, cached, &found))
+        Ok::<_, ApiError>(served(&app, json, cached, &found))
     };
     answered.await.unwrap_or_else(IntoResponse::into_response)
 }
 
 /// `GET /analyze?pos=MOVES[&weak=1][&pv=1]`: the library's answer (the fields
 /// of `analyze --json`, docs/answer.md) and `cached`.
-pub async fn analyze(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub async fn analyze(State(app): State<Arc<App>>, uri: Uri) -> Response {
     let answered = async {
-        let params = query::parse(q.as_deref()).map_err(ApiError::bad_request)?;
+        let params = query::parse(uri.query()).map_err(ApiError::bad_request)?;
         let (parsed, found, cached) = answer(&app, &params).await?;
         let json = Json(answer::analyze_json(&found, &parsed.moves, cached));
-        Ok::<_, ApiError>(served(json, cached, &found))
+        Ok::<_, ApiError>(served(&app, json, cached, &found))
     };
     answered.await.unwrap_or_else(IntoResponse::into_response)
 }
 
-/// `json` with what the access log tells of it.
-fn served(json: impl IntoResponse, cached: bool, found: &Answer) -> Response {
+/// `json` with what the access log tells of it (nothing without a log).
+fn served(app: &App, json: impl IntoResponse, cached: bool, found: &Answer) -> Response {
     let mut response = json.into_response();
-    response.extensions_mut().insert(Served {
-        cached,
-        nodes: found.nodes,
-    });
+    if app.logged {
+        response.extensions_mut().insert(Served {
+            cached,
+            nodes: found.nodes,
+        });
+    }
     response
 }
 
@@ -113,7 +115,7 @@ pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
 /// The answer for `params`: from the cache, or from the search that finds it
 /// (one per answer at a time: requests for an answer being searched wait for
 /// that search), and whether it was cached.
-async fn answer(app: &App, params: &Params) -> Result<(Parsed, Arc<Answer>, bool), ApiError> {
+async fn answer(app: &App, params: &Params<'_>) -> Result<(Parsed, Arc<Answer>, bool), ApiError> {
     let asked = Instant::now();
     let pos = params
         .pos

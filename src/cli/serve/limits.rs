@@ -1,8 +1,7 @@
 //! What a request may be: a short URI (a position is at most 64 moves; the
 //! command line's longest line is the bound) and no body to speak of.
 
-use axum::extract::Request;
-use axum::http::{StatusCode, header};
+use axum::http::{Request, StatusCode, header};
 
 use super::error::ApiError;
 
@@ -14,12 +13,12 @@ pub const MAX_BODY: usize = 1024;
 
 /// The refusal of `request`, if it breaks a limit: 414 for a URI longer than
 /// [`MAX_URI`], 413 for a body announced longer than [`MAX_BODY`].
-pub fn refusal(request: &Request) -> Option<ApiError> {
+pub fn refusal<B>(request: &Request<B>) -> Option<ApiError> {
     uri_length(request).or_else(|| body_length(request))
 }
 
 /// 414 for a URI longer than [`MAX_URI`].
-fn uri_length(request: &Request) -> Option<ApiError> {
+fn uri_length<B>(request: &Request<B>) -> Option<ApiError> {
     let len = request
         .uri()
         .path_and_query()
@@ -33,8 +32,9 @@ fn uri_length(request: &Request) -> Option<ApiError> {
 }
 
 /// 413 for a body announced longer than [`MAX_BODY`] (`Content-Length`), before
-/// any of it is read. A longer chunked body is cut by tower-http's limit instead.
-fn body_length(request: &Request) -> Option<ApiError> {
+/// any of it is read. A longer chunked body is cut where it passes the limit
+/// ([`super::front`]).
+fn body_length<B>(request: &Request<B>) -> Option<ApiError> {
     let announced = request
         .headers()
         .get(header::CONTENT_LENGTH)

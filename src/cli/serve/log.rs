@@ -7,8 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::Request;
-use axum::http::Method;
+use axum::http::{Method, Request};
 use axum::response::Response;
 
 use super::metrics::{self, Metrics};
@@ -70,7 +69,7 @@ pub struct Line {
 
 impl Line {
     /// Starts timing `request` (counted in flight until the line is dropped).
-    pub fn start(access: &Arc<Access>, request: &Request) -> Line {
+    pub fn start<B>(access: &Arc<Access>, request: &Request<B>) -> Line {
         let uri = request.uri();
         let path = match access.format {
             Some(_) => uri

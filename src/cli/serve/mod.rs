@@ -13,6 +13,7 @@ mod answer;
 mod cache;
 mod error;
 mod flight;
+mod front;
 mod guard;
 mod handlers;
 mod limits;
@@ -32,7 +33,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use axum::Router;
 use axum::extract::Request;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -50,6 +50,7 @@ use super::signals::Signals;
 use answer::Parsed;
 use cache::Cache;
 use flight::Flights;
+use front::Front;
 use guard::{Peer, RateLimit};
 use log::Access;
 use metrics::Metrics;
@@ -88,6 +89,8 @@ pub struct App {
     pub width: usize,
     /// The board's height.
     pub height: usize,
+    /// Whether the access log is written (else the handlers tell it nothing).
+    pub logged: bool,
 }
 
 /// Serves until a signal stops it.
@@ -114,6 +117,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         timeout: Duration::from_secs(args.timeout),
         width: W,
         height: H,
+        logged: !args.quiet,
     });
     if !args.quiet {
         log::install(args.log_format);
@@ -136,8 +140,8 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         if let Some(limit) = &limit {
             tokio::spawn(limit.clone().forget());
         }
-        let router = routes::app(app.clone(), access, cors, limit);
-        serve(app, router, args, signals.clone()).await
+        let front = routes::app(app.clone(), access, cors, limit);
+        serve(app, front, args, signals.clone()).await
     });
     // A task still waiting on a stopped search must not hold the exit.
     runtime.shutdown_background();
@@ -158,13 +162,15 @@ fn stop_signal() -> anyhow::Result<impl Future<Output = ()>> {
 
 /// The connections: at most `max` serve `router`, the others are answered 503.
 struct Connections {
-    router: Router,
+    front: Front,
     http: http1::Builder,
     over: http1::Builder,
     open: Arc<Semaphore>,
     max: usize,
     graceful: GracefulShutdown,
     app: Arc<App>,
+    /// Whether requests carry their [`Peer`] (the rate limit's key).
+    peers: bool,
 }
 
 impl Connections {
@@ -183,11 +189,13 @@ impl Connections {
             });
             return;
         };
-        let router = self.router.clone();
+        let front = self.front.clone();
+        let peers = self.peers;
         let service = service_fn(move |mut request: Request<Incoming>| {
-            request.extensions_mut().insert(Peer(peer));
-            // The router is always ready: no `poll_ready` needed.
-            tower_service::Service::call(&mut router.clone(), request)
+            if peers {
+                request.extensions_mut().insert(Peer(peer));
+            }
+            front.call(request)
         });
         let connection = self.graceful.watch(self.http.serve_connection(io, service));
         let metrics = self.app.metrics.clone();
@@ -205,7 +213,7 @@ impl Connections {
 /// `--grace` and [`EXIT_AFTER_GRACE`].
 async fn serve(
     app: Arc<App>,
-    router: Router,
+    front: Front,
     args: &ServeArgs,
     signals: Signals,
 ) -> anyhow::Result<()> {
@@ -225,13 +233,14 @@ async fn serve(
     let mut over = http.clone();
     over.keep_alive(false);
     let connections = Connections {
-        router,
+        front,
         http,
         over,
         open: Arc::new(Semaphore::new(args.max_connections)),
         max: args.max_connections,
         graceful: GracefulShutdown::new(),
         app: app.clone(),
+        peers: args.rate_limit > 0,
     };
     let mut stopped = std::pin::pin!(stopped);
     loop {

@@ -3,13 +3,16 @@
 //! included), and the `weak` and `pv` switches. Other parameters are ignored, as
 //! the online solver ignores them.
 
+use std::borrow::Cow;
+
 use percent_encoding::percent_decode;
 
-/// The parameters of one request.
+/// The parameters of one request (`pos` borrowed from the query unless it had
+/// to be decoded).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Params {
+pub struct Params<'a> {
     /// The bytes of `pos`, `None` if absent.
-    pub pos: Option<Vec<u8>>,
+    pub pos: Option<Cow<'a, [u8]>>,
     /// `weak=1`.
     pub weak: bool,
     /// `pv=1`.
@@ -17,9 +20,13 @@ pub struct Params {
 }
 
 /// Decodes one `application/x-www-form-urlencoded` field: `+` is a space.
-fn decode(field: &str) -> Vec<u8> {
+/// A field with neither `+` nor `%` (every move string) is borrowed as it is.
+fn decode(field: &str) -> Cow<'_, [u8]> {
+    if !field.contains('+') {
+        return percent_decode(field.as_bytes()).into();
+    }
     let spaced = field.replace('+', " ");
-    percent_decode(spaced.as_bytes()).collect()
+    Cow::Owned(percent_decode(spaced.as_bytes()).collect())
 }
 
 /// A switch: `1` (on) or `0` (off), nothing else: an empty value (`pv=`, or
@@ -40,13 +47,13 @@ fn switch(name: &str, value: &[u8]) -> Result<bool, String> {
 ///
 /// # Errors
 /// A `weak` or `pv` that is not a switch, with the message.
-pub fn parse(query: Option<&str>) -> Result<Params, String> {
+pub fn parse(query: Option<&str>) -> Result<Params<'_>, String> {
     let mut params = Params::default();
     let (mut weak, mut pv) = (None, None);
     for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         let value = decode(value);
-        match decode(name).as_slice() {
+        match &*decode(name) {
             b"pos" if params.pos.is_none() => params.pos = Some(value),
             b"weak" if weak.is_none() => weak = Some(switch("weak", &value)?),
             b"pv" if pv.is_none() => pv = Some(switch("pv", &value)?),
@@ -71,7 +78,12 @@ mod tests {
         assert!(!p.weak && !p.pv);
         assert_eq!(parse(Some("pos=")).unwrap().pos.as_deref(), Some(&b""[..]));
         assert_eq!(parse(None).unwrap().pos, None);
-        assert_eq!(parse(Some("pos=%FF")).unwrap().pos, Some(vec![0xFF]));
+        assert_eq!(
+            parse(Some("pos=%FF")).unwrap().pos.as_deref(),
+            Some(&[0xFF][..])
+        );
+        let plain = parse(Some("pos=4455&pv=1")).unwrap().pos;
+        assert!(matches!(plain, Some(Cow::Borrowed(b"4455"))), "{plain:?}");
         assert_eq!(
             parse(Some("pos=4+4")).unwrap().pos.as_deref(),
             Some(&b"4 4"[..])

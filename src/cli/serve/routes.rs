@@ -1,25 +1,21 @@
-//! The router: the page's files, the API, and the layers around them (URI
-//! length, body size, JSON for every error, CORS on the API, the rate limit on
-//! /solve and /analyze, the access log and the request metrics).
+//! The router: the page's files, the API, CORS on the API and the rate limit
+//! on /solve and /analyze, behind the [`Front`] (the access log, the request
+//! metrics, the URI and body limits, JSON for every error).
 
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, Method};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::middleware;
 use axum::routing::{MethodRouter, get};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
-use tower_http::limit::RequestBodyLimitLayer;
 
 use super::App;
-use super::error;
+use super::front::Front;
 use super::guard::{self, RateLimit};
 use super::handlers;
-use super::limits;
-use super::log::{Access, Line};
+use super::log::Access;
 use super::page;
 
 /// A route answering GET (and HEAD), 405 otherwise.
@@ -62,7 +58,7 @@ pub fn app(
     access: Arc<Access>,
     cors: CorsLayer,
     limit: Option<Arc<RateLimit>>,
-) -> Router {
+) -> Front {
     let mut searched = Router::new()
         .route("/solve", only_get(get(handlers::solve)))
         .route("/analyze", only_get(get(handlers::analyze)));
@@ -77,22 +73,6 @@ pub fn app(
     for asset in &page::ASSETS {
         router = router.route(asset.path, only_get(get(|| async { page::respond(asset) })));
     }
-    router
-        .fallback(handlers::not_found)
-        .with_state(state)
-        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
-        .layer(RequestBodyLimitLayer::new(limits::MAX_BODY))
-        .layer(middleware::from_fn_with_state(access, front))
-}
-
-/// Every request's way in, one layer for speed: counted and logged, refused if
-/// it breaks a limit, and any error answer made `{"error": ...}`.
-async fn front(State(access): State<Arc<Access>>, request: Request, next: Next) -> Response {
-    let mut line = Line::start(&access, &request);
-    let response = match limits::refusal(&request) {
-        Some(refused) => refused.into_response(),
-        None => error::as_json(next.run(request).await).await,
-    };
-    line.answered(&response);
-    response
+    let router = router.fallback(handlers::not_found).with_state(state);
+    Front::new(router, access)
 }
