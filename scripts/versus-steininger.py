@@ -10,7 +10,8 @@ gives one), and the medians and their ratio are printed as a markdown row.
 POSITIONS: lines "MOVES [SCORE]" with MOVES in 0-based column digits, as that
 project's test files (tst/data/WxH/*.txt) write them. ANCHOR: the binary that
 scripts/anchor-steininger builds for W x H. BIN: a c4solver built with the
-all-sizes feature (default target/release/c4solver), run without its book (the
+all-sizes feature (default target/all-sizes/c4solver, from `cargo build
+--features all-sizes --profile all-sizes`), run without its book (the
 anchor has none). Run it on a quiet machine.
 """
 
@@ -52,7 +53,7 @@ def main():
     ap.add_argument("height", type=int)
     ap.add_argument("positions")
     ap.add_argument("anchor")
-    ap.add_argument("--c4solver", default=str(ROOT / "target/release/c4solver"))
+    ap.add_argument("--c4solver", default=str(ROOT / "target/all-sizes/c4solver"))
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--table-mb", type=int, default=64)

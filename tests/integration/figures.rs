@@ -344,7 +344,7 @@ fn the_recorded_rows_of_the_default_table_are_what_the_program_computes() {
             program(&size),
             (row.score, row.nodes),
             "{size}: docs/sizes.tsv records (score, nodes) ({}, {}); re-measure with \
-             `cargo run --release --features all-sizes --example tromp -- --table-mb 64 \
+             `cargo run --features all-sizes --profile all-sizes --example tromp -- --table-mb 64 \
              --results FILE {size}`",
             row.score,
             row.nodes

@@ -45,7 +45,7 @@ pub enum SizeError {
     /// `all-sizes` feature).
     #[error(
         "board size {0} is not built into this program, which has the 7x6 board only: \
-         build it with the `all-sizes` feature (`cargo install --path . --features all-sizes`)"
+         build it with the `all-sizes` feature (`cargo install --path . --features all-sizes --profile all-sizes`)"
     )]
     NotBuilt(Size),
     /// A size over 64 bits that is not one of [`Size::WIDE`].
