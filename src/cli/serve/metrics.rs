@@ -70,7 +70,7 @@ pub struct Metrics {
     /// `c4solver_connections_open`.
     pub connections: Gauge,
     /// Each of [`ROUTES`]' handles.
-    routes: Vec<Route>,
+    routes: [Route; ROUTES.len()],
 }
 
 /// Buckets from 0.25 ms to about 8 minutes (doubling): a cached answer to the
@@ -87,6 +87,10 @@ impl Metrics {
         let durations: Durations = Family::new_with_constructor(buckets);
         let (searches, cache_hits, joined, rate_limited) = Default::default();
         let (queue_depth, in_flight, requests_in_flight, connections) = Default::default();
+        let routes = ROUTES.map(|route| Route {
+            ok: requests.get_or_create_owned(&RequestLabels { route, status: 200 }),
+            durations: durations.get_or_create_owned(&RouteLabel { route }),
+        });
         let m = Metrics {
             registry: Registry::default(),
             requests,
@@ -99,17 +103,8 @@ impl Metrics {
             in_flight,
             requests_in_flight,
             connections,
-            routes: Vec::new(),
+            routes,
         };
-        let routes = ROUTES
-            .iter()
-            .map(|&route| Route {
-                ok: m
-                    .requests
-                    .get_or_create_owned(&RequestLabels { route, status: 200 }),
-                durations: m.durations.get_or_create_owned(&RouteLabel { route }),
-            })
-            .collect();
         let r = &mut registry;
         r.register(
             "c4solver_requests",
@@ -161,11 +156,7 @@ impl Metrics {
             "Connections open (--max-connections bounds them)",
             m.connections.clone(),
         );
-        Metrics {
-            registry,
-            routes,
-            ..m
-        }
+        Metrics { registry, ..m }
     }
 
     /// The text of every metric, `waiting` and `busy` the pool's load now.

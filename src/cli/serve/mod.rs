@@ -160,7 +160,7 @@ fn stop_signal() -> anyhow::Result<impl Future<Output = ()>> {
     })
 }
 
-/// The connections: at most `max` serve `router`, the others are answered 503.
+/// The connections: at most `max` are served by `front`, the others are answered 503.
 struct Connections {
     front: Front,
     http: http1::Builder,
