@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use c4solver::Position;
+use c4solver::Position7x6;
 use c4solver::research::CompactTable;
 use c4solver::research::Tuned;
 
@@ -18,7 +18,7 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let moves = args.next().unwrap_or_default();
     let mb: usize = args.next().map_or(Ok(64), |a| a.parse())?;
-    let pos = Position::parse(&moves)?;
+    let pos = Position7x6::parse(&moves)?;
     let mut solver =
         Tuned::<7, 6, u64, CompactTable, true>::new(CompactTable::for_board::<7, 6>(mb)?)?;
     let start = Instant::now();

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use c4solver::bench::TestSet;
 use c4solver::research::TeamSearch;
 use c4solver::research::{Narrow, SharedTable};
-use c4solver::{Config, Mode, Position, Solver7x6};
+use c4solver::{Config, Mode, Position7x6, Solver7x6};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,16 +25,17 @@ fn main() -> anyhow::Result<()> {
     let what = args.get(1).cloned().unwrap_or_default();
     let limit: usize = args.get(2).map_or(Ok(usize::MAX), |a| a.parse())?;
     let mb: usize = args.get(3).map_or(Ok(64), |a| a.parse())?;
-    let positions: Vec<(String, Position, Option<i32>)> = if std::path::Path::new(&what).is_file() {
-        let set = TestSet::read(std::path::Path::new(&what))?;
-        set.entries
-            .into_iter()
-            .take(limit)
-            .map(|e| (e.moves, e.position.into(), Some(e.score)))
-            .collect()
-    } else {
-        vec![(what.clone(), Position::parse(&what)?, None)]
-    };
+    let positions: Vec<(String, Position7x6, Option<i32>)> =
+        if std::path::Path::new(&what).is_file() {
+            let set = TestSet::read(std::path::Path::new(&what))?;
+            set.entries
+                .into_iter()
+                .take(limit)
+                .map(|e| (e.moves, e.position.into(), Some(e.score)))
+                .collect()
+        } else {
+            vec![(what.clone(), Position7x6::parse(&what)?, None)]
+        };
     let mut single = Solver7x6::new(Config {
         table_mb: mb,
         ..Config::tuned()

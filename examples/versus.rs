@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use c4solver::bench::TestSet;
-use c4solver::{Config, Mode, Position, Solver7x6};
+use c4solver::{Config, Mode, Position7x6, Solver7x6};
 use connect_four_ai::{Position as PonsPosition, Solver as PonsSolver};
 
 /// Positions solved untimed first: a Middle-Medium, an End and a Begin position.
@@ -45,7 +45,8 @@ fn main() -> anyhow::Result<ExitCode> {
         let pons = PonsPosition::from_moves(moves).map_err(|e| anyhow::anyhow!("{e:?}"))?;
         theirs.reset();
         theirs.solve(&pons);
-        ours.solve(&Position::parse(moves)?, Mode::Strong).unwrap();
+        ours.solve(&Position7x6::parse(moves)?, Mode::Strong)
+            .unwrap();
     }
 
     println!(

@@ -4,7 +4,7 @@
 //! Reading takes any nested sequence, or anything with `tolist()` (numpy arrays,
 //! tensors); writing makes numpy `int8` arrays.
 
-use c4solver::{Position as Board, StonesError};
+use c4solver::{Position7x6 as Board, StonesError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

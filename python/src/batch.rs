@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use c4solver::TableError;
 use c4solver::batch::{self as pool, FromIter, PoolError, Worker};
-use c4solver::{MoveError, Position as Board, SolveError, Solver7x6, StopFlag};
+use c4solver::{MoveError, Position7x6 as Board, SolveError, Solver7x6, StopFlag};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};

@@ -28,8 +28,8 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// signal handler has raised already unless it chose not to).
 fn solve_error(e: SolveError) -> PyErr {
     match e {
-        SolveError::GameOver => value_error(e),
         SolveError::Stopped => PyKeyboardInterrupt::new_err(e.to_string()),
+        _ => value_error(e),
     }
 }
 

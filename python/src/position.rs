@@ -2,7 +2,7 @@
 //! command line does (same checks, same messages); and `PositionArg`, what the
 //! solver's methods accept for a position.
 
-use c4solver::{MoveError, Position as Board};
+use c4solver::{MoveError, Position7x6 as Board};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};

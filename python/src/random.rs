@@ -1,7 +1,7 @@
 //! `random_positions`: random positions drawn as `c4solver generate` draws its
 //! candidates (the library's `generate::draws`), for data sets.
 
-use c4solver::Position as Board;
+use c4solver::Position7x6 as Board;
 use c4solver::bench as generate;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use c4solver::TableError;
 use c4solver::center_first;
-use c4solver::{Book7x6, Config, Position as Board, SolveError, Solver7x6, StopFlag};
+use c4solver::{Book7x6, Config, Position7x6 as Board, SolveError, Solver7x6, StopFlag};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -5,7 +5,7 @@
 use c4solver::Bits;
 use c4solver::bench as harness;
 use c4solver::parse_line;
-use c4solver::{Answer, Mode, Solver};
+use c4solver::{Answer, Mode, sized::Solver};
 use serde::Serialize;
 
 use super::Outcome;

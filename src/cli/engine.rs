@@ -7,7 +7,7 @@ use c4solver::Bits;
 
 use c4solver::StopFlag;
 use c4solver::TableError;
-use c4solver::{Book, BookError, Config, Solver, SolverKind};
+use c4solver::{BookError, Config, SolverKind, sized::Book, sized::Solver};
 
 use super::args::{BookArg, EngineArgs};
 use c4solver::batch::{PoolError, Worker};

@@ -5,8 +5,8 @@
 
 use c4solver::Bits;
 use c4solver::SolveError;
-use c4solver::Solver;
 use c4solver::bench::{self as generate, Generated, Request};
+use c4solver::sized::Solver;
 
 use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};

@@ -18,7 +18,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use c4solver::SolveError;
-use c4solver::{Board, Mode, MoveError, Solver};
+use c4solver::{Board, Mode, MoveError, sized::Solver};
 use c4solver::{excerpt, quoted};
 
 use super::Outcome;
@@ -403,11 +403,11 @@ fn play<const W: usize, const H: usize, B: Bits>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use c4solver::Position;
+    use c4solver::Position7x6;
 
     #[test]
     fn inputs_and_their_errors() {
-        let pos = Position::parse("1111").unwrap();
+        let pos = Position7x6::parse("1111").unwrap();
         assert_eq!(parse_input(b" 4 \r", &pos), Ok(Some(Typed::Column(3))));
         assert_eq!(parse_input(b"H", &pos), Ok(Some(Typed::Hint)));
         assert_eq!(parse_input(b"u", &pos), Ok(Some(Typed::Undo)));
@@ -438,7 +438,7 @@ mod tests {
             parse_input(b"\xff", &pos).unwrap_err(),
             "invalid UTF-8 at byte 0"
         );
-        let full = Position::parse("111111").unwrap();
+        let full = Position7x6::parse("111111").unwrap();
         assert_eq!(
             parse_input(b"1", &full).unwrap_err(),
             "column 1 is already full at move 7"
@@ -472,7 +472,7 @@ mod tests {
         );
         // on 7x6 a letter is not a column
         assert_eq!(
-            parse_input(b"a", &Position::new()).unwrap_err(),
+            parse_input(b"a", &Position7x6::new()).unwrap_err(),
             "expected a column (1-7), h, u or q, found \"a\""
         );
         let lines: Vec<String> = draw(&Board::<12, 4>::parse("9ab").unwrap(), false)
@@ -491,7 +491,7 @@ mod tests {
 
     #[test]
     fn the_plain_board_shows_who_played_where() {
-        let pos = Position::parse("4453").unwrap();
+        let pos = Position7x6::parse("4453").unwrap();
         let text = draw(&pos, false);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 7);
@@ -505,7 +505,7 @@ mod tests {
     #[test]
     fn undo_takes_back_a_pair_and_keeps_the_solvers_opening() {
         let mut g = Game {
-            pos: Position::new(),
+            pos: Position7x6::new(),
             history: Vec::new(),
             start: 0,
             human_first: false,
@@ -517,9 +517,9 @@ mod tests {
         g.play(0);
         g.play(3);
         assert!(g.undo());
-        assert_eq!(g.pos, Position::parse("4").unwrap());
+        assert_eq!(g.pos, Position7x6::parse("4").unwrap());
         let mut h = Game {
-            pos: Position::new(),
+            pos: Position7x6::new(),
             history: Vec::new(),
             start: 0,
             human_first: true,

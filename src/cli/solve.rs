@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use c4solver::TableStats;
 use c4solver::bench as harness;
 use c4solver::parse_line;
-use c4solver::{Mode, Solver};
+use c4solver::{Mode, sized::Solver};
 
 use super::Outcome;
 use super::args::{EngineArgs, SolveArgs};

@@ -20,7 +20,7 @@ use crate::common;
 
 use c4solver::bench::Entry;
 use c4solver::bench::expected;
-use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
+use c4solver::{Config, Mode, Position7x6, SolveError, Solver7x6, StopFlag};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -44,7 +44,7 @@ fn sample(name: &str, count: usize) -> Vec<Entry> {
 
 /// The score of each column of `pos` by independent solves (the solver clears its
 /// table before each).
-fn oracle_scores(oracle: &mut Solver7x6, pos: &Position, mode: Mode) -> [Option<i32>; 7] {
+fn oracle_scores(oracle: &mut Solver7x6, pos: &Position7x6, mode: Mode) -> [Option<i32>; 7] {
     std::array::from_fn(|c| {
         if !pos.can_play(c) {
             return None;
@@ -66,8 +66,9 @@ fn centre_rank(c: usize) -> (usize, usize) {
 /// Plays `line` from `pos`, checking that `score` is the score of `pos` in `mode`,
 /// that every move is legal and a best move (the position after it scores the
 /// opposite of the position before it), and that the game ends as `score` says.
-fn check_line(oracle: &mut Solver7x6, pos: &Position, line: &[usize], score: i32, mode: Mode) {
-    let what = |p: &Position| format!("line {line:?} from {pos:?}, at {} stones", p.moves_played());
+fn check_line(oracle: &mut Solver7x6, pos: &Position7x6, line: &[usize], score: i32, mode: Mode) {
+    let what =
+        |p: &Position7x6| format!("line {line:?} from {pos:?}, at {} stones", p.moves_played());
     let mut p = *pos;
     let mut want = score;
     assert_eq!(oracle.solve(&p, mode).unwrap().score, want, "{}", what(&p));
@@ -259,7 +260,7 @@ fn a_stopped_analysis_says_so_and_the_solver_works_again() {
     let flag = StopFlag::new();
     s.set_stop_flag(flag.clone());
     flag.stop();
-    let empty = Position::new();
+    let empty = Position7x6::new();
     // The empty board's children take far more than one poll interval of nodes.
     assert_eq!(s.analyze(&empty, Mode::Strong), Err(SolveError::Stopped));
     assert_eq!(s.best_moves(&empty, Mode::Weak), Err(SolveError::Stopped));

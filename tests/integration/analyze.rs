@@ -6,7 +6,7 @@ use crate::common;
 
 use std::process::{Command, Output};
 
-use c4solver::{Config, Mode, Position, Solver7x6};
+use c4solver::{Config, Mode, Position7x6, Solver7x6};
 
 fn c4() -> Command {
     Command::new(env!("CARGO_BIN_EXE_c4solver"))
@@ -97,7 +97,7 @@ fn the_principal_variation_is_one_more_field() {
         let (scores, pv) = line.rsplit_once(' ').unwrap();
         assert_eq!(scores, *strong);
         let moves = strong.split(' ').next().unwrap();
-        let pos = Position::parse(moves).unwrap();
+        let pos = Position7x6::parse(moves).unwrap();
         let want = solver.principal_variation(&pos, Mode::Strong).unwrap();
         assert_eq!(pv, want.to_string());
         // The line is legal to the end: the game is over after it (a four, or a
@@ -210,10 +210,10 @@ fn a_full_board_has_no_move() {
     let start = "274552224131661";
     let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let line = solver
-        .principal_variation(&Position::parse(start).unwrap(), Mode::Strong)
+        .principal_variation(&Position7x6::parse(start).unwrap(), Mode::Strong)
         .unwrap();
     let full = format!("{start}{line}");
-    assert!(Position::parse(&full).unwrap().is_full());
+    assert!(Position7x6::parse(&full).unwrap().is_full());
     let out = run_stdin(&["analyze", "--pv"], &format!("{full} 0\n"));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(

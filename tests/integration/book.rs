@@ -8,7 +8,7 @@ use crate::common;
 
 use c4solver::book::layers;
 use c4solver::book::verify;
-use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
+use c4solver::{Book7x6, Config, Mode, Position7x6, Solver7x6};
 
 fn builtin() -> Book7x6 {
     Book7x6::builtin().expect("the built-in book checks out")
@@ -22,7 +22,7 @@ const LEGAL_AFTER_PLIES: [u64; 13] = [
 ];
 
 /// A position and its mirror image count as two.
-fn weight(p: &Position) -> u64 {
+fn weight(p: &Position7x6) -> u64 {
     if p.mirror().key() == p.key() { 1 } else { 2 }
 }
 
@@ -34,12 +34,12 @@ fn layers_count_the_published_positions_per_ply() {
     for (plies, want) in LEGAL_AFTER_PLIES.iter().enumerate() {
         let open: u64 = ls[plies]
             .iter()
-            .map(|&k| weight(&Position::from_key(k).unwrap()))
+            .map(|&k| weight(&Position7x6::from_key(k).unwrap()))
             .sum();
         let mut ended = std::collections::HashSet::with_capacity(ls[plies].len() / 2);
         if plies > 0 {
             for &k in &ls[plies - 1] {
-                let p = Position::from_key(k).unwrap();
+                let p = Position7x6::from_key(k).unwrap();
                 for col in (0..7).filter(|&c| p.can_play(c) && p.is_winning_move(c)) {
                     let mut q = p;
                     q.play_col(col);
@@ -62,7 +62,7 @@ fn the_book_holds_every_layer_position() {
     for (stones, layer) in ls.iter().enumerate() {
         let want: u64 = layer
             .iter()
-            .map(|&k| weight(&Position::from_key(k).unwrap()))
+            .map(|&k| weight(&Position7x6::from_key(k).unwrap()))
             .sum();
         assert_eq!(counts[stones].total(), want, "{stones} stones");
         assert!(layer.iter().all(|&k| book.score_of_key(k).is_some()));
@@ -92,9 +92,9 @@ fn every_entry_is_the_best_of_its_moves() {
 #[test]
 fn tromps_8_ply_database() {
     let ls = layers::<7, 6, u64>(8);
-    let subset: Vec<Position> = ls[8]
+    let subset: Vec<Position7x6> = ls[8]
         .iter()
-        .map(|&k| Position::from_key(k).unwrap())
+        .map(|&k| Position7x6::from_key(k).unwrap())
         .filter(|p| !p.can_win_next() && p.opponent_winning_position() & p.possible() == 0)
         .collect();
     assert_eq!(subset.len(), 67_557);
@@ -121,7 +121,7 @@ fn every_entry_agrees_with_connect_four_ai() {
     let mut other = OtherSolver::new();
     let mut checked = 0;
     for (key, score) in book.entries() {
-        if Position::from_key(key).unwrap().moves_played() > 8 {
+        if Position7x6::from_key(key).unwrap().moves_played() > 8 {
             continue;
         }
         let moves = c4solver::book::moves_to::<7, 6, u64>(key).expect("reachable");
@@ -159,7 +159,7 @@ fn the_web_builds_8_stone_book_is_the_built_in_books_first_layers() {
 fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
     use connect_four_ai::{Position as OtherPosition, Solver as OtherSolver};
     // Drawn as `c4solver generate` draws (a game won on the way gives none).
-    let games: Vec<(String, Position)> = (9..=12)
+    let games: Vec<(String, Position7x6)> = (9..=12)
         .flat_map(|stones| {
             c4solver::bench::draws::<7, 6, u64>(stones..=stones, 43)
                 .flatten()
@@ -189,7 +189,7 @@ fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
     assert!(book.depth() >= 8, "no cheap layer to sample");
     let deepest: Vec<(u64, i32)> = verify::sample(&book, book.len(), 7)
         .into_iter()
-        .filter(|&(k, _)| Position::from_key(k).unwrap().moves_played() == book.depth())
+        .filter(|&(k, _)| Position7x6::from_key(k).unwrap().moves_played() == book.depth())
         .take(200)
         .collect();
     assert_eq!(deepest.len(), 200);
@@ -197,7 +197,7 @@ fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
     common::on_the_cores(&deepest, |_, part| {
         let mut solver = Solver7x6::new(Config::tuned()).unwrap();
         for &(key, score) in part {
-            let p = Position::from_key(key).unwrap();
+            let p = Position7x6::from_key(key).unwrap();
             let at_least = solver.solve_window(&p, score - 1, score).unwrap().score;
             assert!(at_least >= score, "{key:#x}: {score} stored, below it");
             let at_most = solver.solve_window(&p, score, score + 1).unwrap().score;

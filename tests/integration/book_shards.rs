@@ -11,7 +11,7 @@ use c4solver::StopFlag;
 use c4solver::book::Shard;
 use c4solver::book::verify::{self, Checked};
 use c4solver::book::{merge, shard};
-use c4solver::{Book7x6, BookError, Config, Position};
+use c4solver::{Book7x6, BookError, Config, Position7x6};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -60,7 +60,7 @@ fn a_sample_of_the_committed_shards_agrees_with_book_free_solves() {
     assert_eq!(checked.len(), entries.len());
     for c in &checked {
         assert_eq!(c.book, c.solved, "{}: shard {} book-free", c.moves, c.book);
-        assert_eq!(Position::parse(&c.moves).unwrap().moves_played(), 12);
+        assert_eq!(Position7x6::parse(&c.moves).unwrap().moves_played(), 12);
     }
 }
 

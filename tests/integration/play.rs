@@ -8,7 +8,7 @@ use crate::common;
 
 use std::process::Output;
 
-use c4solver::{Config, Mode, Position, Solver7x6};
+use c4solver::{Config, Mode, Position7x6, Solver7x6};
 
 /// A Middle-Medium position (Test_L2_R2, line 1): 15 stones, a draw.
 const START: &str = "274552224131661";
@@ -44,7 +44,7 @@ fn margin(level: &str) -> i32 {
 }
 
 /// Each column's score, by independent solves of the children.
-fn scores(oracle: &mut Solver7x6, pos: &Position) -> [Option<i32>; 7] {
+fn scores(oracle: &mut Solver7x6, pos: &Position7x6) -> [Option<i32>; 7] {
     std::array::from_fn(|c| {
         if !pos.can_play(c) {
             None
@@ -76,7 +76,7 @@ fn replay(
         .map(|c| c.parse::<usize>().unwrap() - 1);
     let mut human = input.lines().map(|l| l.parse::<usize>().unwrap() - 1);
     let mut oracle = Solver7x6::with_builtin_book(Config::default()).unwrap();
-    let mut pos = Position::parse(start).unwrap();
+    let mut pos = Position7x6::parse(start).unwrap();
     loop {
         let humans_turn = pos.moves_played() % 2 == usize::from(!human_first);
         let col = if humans_turn {
@@ -245,7 +245,7 @@ fn hints_take_backs_and_quit() {
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
     assert_eq!(out.status.code(), Some(0));
     // h: every column's score for the human, as the library's analysis gives them.
-    let pos = Position::parse(start).unwrap();
+    let pos = Position7x6::parse(start).unwrap();
     let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let a = solver.analyze(&pos, Mode::Strong).unwrap();
     let row: String = a
@@ -282,10 +282,10 @@ fn a_bad_start_is_refused() {
     // once.
     let mut solver = Solver7x6::with_builtin_book(Config::default()).unwrap();
     let line = solver
-        .principal_variation(&Position::parse(START).unwrap(), Mode::Strong)
+        .principal_variation(&Position7x6::parse(START).unwrap(), Mode::Strong)
         .unwrap();
     let full = format!("{START}{line}");
-    assert!(Position::parse(&full).unwrap().is_full());
+    assert!(Position7x6::parse(&full).unwrap().is_full());
     let out = play(&["--start", &full], "");
     assert_eq!(text(&out.stdout).lines().last(), Some("result: draw"));
     assert_eq!(out.status.code(), Some(0));

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use c4solver::parse_line;
 #[cfg(feature = "research")]
 use c4solver::research::{DepthKind, TableKind};
-use c4solver::{Board, Config, Mode, Solver, SolverKind};
+use c4solver::{Board, Config, Mode, SolverKind, sized::Solver};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};

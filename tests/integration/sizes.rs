@@ -13,7 +13,7 @@
 //!   oracle's), `generate` (every label is the oracle's and lies in its bucket),
 //!   `book generate` (a book whose answers are the book-free solver's).
 
-use c4solver::{Board, Config, Mode, Solver};
+use c4solver::{Board, Config, Mode, sized::Solver};
 // The command line on other sizes needs them all built in.
 #[cfg(feature = "all-sizes")]
 use c4solver::bench::{Difficulty, Stage, moves_left_on};

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use c4solver::{Config, Mode, Position, Solver7x6};
+use c4solver::{Config, Mode, Position7x6, Solver7x6};
 
 fn tuned() -> Solver7x6 {
     // The search itself: no book (node counts are the search's).
@@ -17,10 +17,10 @@ fn tuned() -> Solver7x6 {
 #[test]
 fn readme_examples() {
     let mut s = tuned();
-    let p = Position::parse("44455554221").unwrap();
+    let p = Position7x6::parse("44455554221").unwrap();
     assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, -15);
     assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, -1);
-    let p = Position::parse("4455").unwrap();
+    let p = Position7x6::parse("4455").unwrap();
     assert_eq!(s.solve(&p, Mode::Strong).unwrap().score, 18);
     assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, 1);
 }
@@ -29,7 +29,7 @@ fn readme_examples() {
 fn edge_positions() {
     let mut s = tuned();
     // can win at once (columns 3 or 7): no search
-    let p = Position::parse("445566").unwrap();
+    let p = Position7x6::parse("445566").unwrap();
     let sol = s.solve(&p, Mode::Strong).unwrap();
     assert_eq!((sol.score, sol.nodes), (18, 0));
     assert_eq!(s.solve(&p, Mode::Weak).unwrap().score, 1);
@@ -40,7 +40,7 @@ fn edge_positions() {
     })
     .unwrap();
     for moves in ["44455554221", "4455", "44455554221"] {
-        let p = Position::parse(moves).unwrap();
+        let p = Position7x6::parse(moves).unwrap();
         assert_eq!(
             keep.solve(&p, Mode::Strong).unwrap().score,
             s.solve(&p, Mode::Strong).unwrap().score

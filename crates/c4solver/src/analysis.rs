@@ -77,6 +77,23 @@ pub struct Analysis<const W: usize, const H: usize, B: Bits> {
 }
 
 impl<const W: usize, const H: usize, B: Bits> Analysis<W, H, B> {
+    /// The analysis of these fields (a size-erased analysis's own).
+    pub(crate) fn from_parts(
+        position: Playable<W, H, B>,
+        mode: Mode,
+        scores: [Option<i32>; W],
+        (book, nodes, time): (bool, u64, Duration),
+    ) -> Self {
+        Analysis {
+            position,
+            mode,
+            scores,
+            book,
+            nodes,
+            time,
+        }
+    }
+
     /// The position analysed.
     pub fn position(&self) -> &Board<W, H, B> {
         self.position.board()
@@ -599,7 +616,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Position, Solver7x6};
+    use crate::{Config, Position7x6 as Position, Solver7x6};
 
     fn solver() -> Solver7x6 {
         Solver7x6::new(Config::default()).unwrap()

@@ -5,11 +5,17 @@
 //! stones the winner has played at the end`, on 7x6), 0 for a draw, negative for a
 //! loss. Strong mode gives the exact score, weak mode only its sign.
 //!
-//! ```
-//! use c4solver::{Config, Mode, Position, Solver7x6};
+//! The board's [`Size`] is chosen at run time: [`Position`], [`Solver`],
+//! [`Analysis`] and [`Book`] take it and dispatch once to the generic core of that
+//! size ([`sized`]). The default build holds the standard 7x6 board; the
+//! `all-sizes` feature holds every size of [`Size::BUILT`].
 //!
-//! let pos = Position::parse("44455554221")?;
-//! let mut solver = Solver7x6::new(Config::default())?;
+//! ```
+//! use c4solver::{Config, Mode, Position, Size, Solver};
+//!
+//! let size = Size::STANDARD;
+//! let pos = Position::parse(size, "44455554221")?;
+//! let mut solver = Solver::new(size, Config::default())?;
 //! // The opponent wins with their 7th stone: -(22 - 7) = -15.
 //! assert_eq!(solver.solve(&pos, Mode::Strong)?.score, -15);
 //! assert_eq!(solver.solve(&pos, Mode::Weak)?.score, -1);
@@ -19,23 +25,20 @@
 //! A [`Solver::new`] is the search alone. The opening book sits beside it: a
 //! solver built with [`Solver::with_builtin_book`] answers every position with at
 //! most the book's depth stones at once, with no search ([`Solver::set_book`]
-//! gives another book; any [`KnownScores`] can take its place):
+//! gives another book, [`Book::read`] reads one):
 //!
 //! ```
-//! use c4solver::{Book7x6, Config, Mode, Position, Solver7x6};
+//! use c4solver::{Book, Config, Mode, Position, Size, Solver};
 //!
-//! let mut solver = Solver7x6::with_builtin_book(Config::default())?;
-//! let empty = solver.solve(&Position::new(), Mode::Strong)?;
+//! let size = Size::STANDARD;
+//! let mut solver = Solver::with_builtin_book(size, Config::default())?;
+//! let empty = solver.solve(&Position::new(size)?, Mode::Strong)?;
 //! // The first player wins with their last stone (22 - 21 = 1), found in the book.
 //! assert_eq!((empty.score, empty.nodes), (1, 0));
 //!
-//! let book = Book7x6::builtin().expect("7x6 has a built-in book");
+//! let book = Book::builtin(size).expect("7x6 has a built-in book");
 //! println!("{} positions of up to {} stones", book.len(), book.depth());
-//! // Another book: `Book7x6::read(path)?`; no book at all, the search alone:
-//! let mut searching = Solver7x6::new(Config::default())?;
-//! let p = Position::parse("44455554221")?; // 11 stones: searched either way
-//! assert_eq!(searching.solve(&p, Mode::Strong)?.score, -15);
-//! solver.set_book(Some(book));
+//! let p = Position::parse(size, "44455554221")?; // 11 stones: searched
 //! assert_eq!(solver.solve(&p, Mode::Strong)?.score, -15);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -43,10 +46,10 @@
 //! Every move's score, the best move and a line of best play ([`Analysis`]):
 //!
 //! ```
-//! use c4solver::{Config, Mode, Position, Solver7x6};
+//! use c4solver::{Config, Mode, Position, Size, Solver};
 //!
-//! let mut solver = Solver7x6::new(Config::default())?;
-//! let pos = Position::parse("33772344")?;
+//! let mut solver = Solver::new(Size::STANDARD, Config::default())?;
+//! let pos = Position::parse(Size::STANDARD, "33772344")?;
 //! let analysis = solver.analyze(&pos, Mode::Strong)?;
 //! // Columns 1 and 5 (0-based 0 and 4) complete four at once: (43 - 8) / 2 = 17.
 //! assert_eq!(analysis.best_moves(), vec![0, 4]);
@@ -58,53 +61,52 @@
 //! A long search can be stopped from another thread through a [`StopFlag`]:
 //!
 //! ```
-//! use c4solver::{Config, Mode, Position, SolveError, Solver7x6, StopFlag};
+//! use c4solver::{Config, Mode, Position, Size, SolveError, Solver, StopFlag};
 //!
-//! let mut solver = Solver7x6::new(Config::default())?;
+//! let mut solver = Solver::new(Size::STANDARD, Config::default())?;
 //! let stop = StopFlag::new();
 //! solver.set_stop_flag(stop.clone());
 //! stop.stop(); // e.g. from a Ctrl-C handler
-//! assert_eq!(solver.solve(&Position::new(), Mode::Strong), Err(SolveError::Stopped));
+//! let empty = Position::new(Size::STANDARD)?;
+//! assert_eq!(solver.solve(&empty, Mode::Strong), Err(SolveError::Stopped));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
+//!
 //! Several threads can search one position together over one shared table
 //! ([`Config::threads`]); the score is the same, the nodes are those of all the
 //! threads:
 //!
 //! ```
-//! use c4solver::{Config, Mode, Position, Solver7x6};
+//! use c4solver::{Config, Mode, Position, Size, Solver};
 //!
-//! let mut solver = Solver7x6::new(Config { threads: 2, ..Config::default() })?;
+//! let mut solver = Solver::new(Size::STANDARD, Config { threads: 2, ..Config::default() })?;
 //! assert_eq!(solver.threads(), 2);
-//! let pos = Position::parse("32164625")?; // Begin-Easy
+//! let pos = Position::parse(Size::STANDARD, "32164625")?; // Begin-Easy
 //! assert_eq!(solver.solve(&pos, Mode::Strong)?.score, 11);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
-//! Other board sizes: every type takes the board's width and height as const
-//! parameters, and [`Size`] with [`with_size!`] picks one at run time (see
-//! [`Size`]); any board whose `W * (H + 1)` bits fit in 64 works, and a board of
-//! up to 128 bits on the 128-bit word (`Board<W, H, u128>`, `Solver<W, H, u128>`):
+//!
+//! Other board sizes, with the `all-sizes` feature (without it, a size other
+//! than 7x6 is refused with a message that says how to build it):
 //!
 //! ```
-//! use c4solver::{Board, Config, Mode, Size, Solver, with_size};
+//! use c4solver::{Config, Mode, Position, Size, Solver};
 //!
-//! let mut solver = Solver::<5, 4>::new(Config::default())?;
-//! // John Tromp's table: 5x4 is a draw.
-//! assert_eq!(solver.solve(&Board::<5, 4>::new(), Mode::Strong)?.score, 0);
-//!
-//! fn quickest_win<const W: usize, const H: usize, B: c4solver::Bits>() -> i32 {
-//!     Board::<W, H, B>::MAX_SCORE
-//! }
-//! let size: Size = "8x7".parse()?;
-//! // `with_size!` holds 8x7 only with the `all-sizes` feature.
-//! match size.built() {
-//!     Ok(size) => assert_eq!(with_size!(size, quickest_win()), 25), // (56 + 1 - 6) / 2
+//! let size: Size = "5x4".parse()?;
+//! match Solver::new(size, Config::default()) {
+//!     Ok(mut solver) => {
+//!         // John Tromp's table: 5x4 is a draw.
+//!         let empty = Position::new(size)?;
+//!         assert_eq!(solver.solve(&empty, Mode::Strong)?.score, 0);
+//!     }
 //!     Err(e) => assert!(e.to_string().contains("all-sizes")),
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The generic engines themselves ([`sized::Solver`], [`sized::Board`]) take
+//! the size as const parameters, for programs written for one size; a board of
+//! up to 128 bits uses the 128-bit word (`Board<W, H, u128>`).
 
 #![warn(missing_docs, unreachable_pub)]
 
@@ -118,6 +120,7 @@ mod answer;
 mod bits;
 pub mod book;
 mod cpu;
+mod erased;
 mod generate;
 mod harness;
 mod input;
@@ -130,22 +133,38 @@ mod table;
 mod testset;
 mod threads;
 
-pub use analysis::{Analysis, Choice, Variation};
+pub use analysis::{Choice, Variation};
 pub use answer::Answer;
 pub use bits::Bits;
-pub use book::{Book, Book7x6, BookError};
+pub use book::{Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
+pub use erased::{Analysis, Book, OpenBookError, Position, PositionError, Solver, SolverError};
 pub use input::{
     LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,
 };
 pub use moves::center_first;
-pub use position::{Board, MoveError, Playable, Position, StonesError, column_symbol};
+pub use position::{
+    Board, MoveError, Playable, Position as Position7x6, StonesError, column_symbol,
+};
 pub use size::{Size, SizeError};
 pub use solver::{
-    Config, KnownScores, Mode, Research, Solution, SolveError, Solver, Solver7x6, SolverKind,
-    StopFlag, Stopped,
+    Config, KnownScores, Mode, Research, Solution, SolveError, Solver7x6, SolverKind, StopFlag,
+    Stopped,
 };
 pub use table::{TableError, TableStats};
+
+/// The generic engines under the size-erased API: each type takes the board's
+/// width and height as const parameters, and its bitboard word (`u64` up to 64
+/// bits, `u128` above), so that each size is compiled with its masks as
+/// constants. [`with_size!`](crate::with_size) calls a generic function with the
+/// parameters of a [`Size`] chosen at run time.
+pub mod sized {
+    pub use crate::analysis::Analysis;
+    pub use crate::bits::Bits;
+    pub use crate::book::Book;
+    pub use crate::position::{Board, Playable};
+    pub use crate::solver::{KnownScores, Solver};
+}
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
 /// score checked (`c4solver bench`), and generating new ones from random games.

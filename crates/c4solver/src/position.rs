@@ -219,6 +219,15 @@ impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
         }
     }
 
+    /// The board of these words, which the caller took from a board of this size.
+    pub(crate) const fn from_parts(current: B, mask: B, moves: u32) -> Self {
+        Board {
+            current,
+            mask,
+            moves,
+        }
+    }
+
     /// Parses a move string ("4453": 1-based columns) from the empty board.
     ///
     /// Fails on the first move that is not a column symbol, names a column outside

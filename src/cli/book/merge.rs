@@ -1,8 +1,8 @@
 //! `c4solver book merge`: the K shards of one generation into a book.
 
 use c4solver::Bits;
-use c4solver::Book;
 use c4solver::book::{merge, write_atomically};
+use c4solver::sized::Book;
 
 use super::super::Outcome;
 use super::super::args::BookMergeArgs;

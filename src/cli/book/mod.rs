@@ -20,19 +20,20 @@ use super::signals::Signals;
 /// another size than 7x6.
 fn open<const W: usize, const H: usize, B: Bits>(
     file: Option<&std::path::Path>,
-) -> anyhow::Result<(String, c4solver::Book<W, H, B>)> {
+) -> anyhow::Result<(String, c4solver::sized::Book<W, H, B>)> {
     use anyhow::Context;
     Ok(match file {
         Some(path) => (
             path.display().to_string(),
-            c4solver::Book::<W, H, B>::read_any(path).map_err(|e| match e {
+            c4solver::sized::Book::<W, H, B>::read_any(path).map_err(|e| match e {
                 c4solver::BookError::Io { .. } => anyhow::Error::new(e),
                 e => anyhow::anyhow!("{}: {e}", path.display()),
             })?,
         ),
         None if (W, H) == (7, 6) => (
             "built-in".to_string(),
-            c4solver::Book::<W, H, B>::builtin().context("the built-in book does not check out")?,
+            c4solver::sized::Book::<W, H, B>::builtin()
+                .context("the built-in book does not check out")?,
         ),
         None => anyhow::bail!("there is no built-in {W}x{H} book: name a book file"),
     })

@@ -4,8 +4,8 @@
 //! entry as soon as it is checked and next in order.
 
 use c4solver::Bits;
-use c4solver::Book;
 use c4solver::book::verify;
+use c4solver::sized::Book;
 
 use super::super::Outcome;
 use super::super::args::{BookVerifyArgs, EngineArgs};

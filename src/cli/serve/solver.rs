@@ -5,7 +5,7 @@
 
 use c4solver::Bits;
 use c4solver::parse_pos;
-use c4solver::{Mode, Solver, StopFlag};
+use c4solver::{Mode, StopFlag, sized::Solver};
 
 use super::answer::{Answer, Parsed, Position, Task};
 use super::pool::{Failure, Work};

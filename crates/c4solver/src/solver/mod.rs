@@ -290,6 +290,26 @@ pub enum SolveError {
     /// The solver's [`StopFlag`] was set during the search.
     #[error("the search was stopped")]
     Stopped,
+    /// A position of another board size than the solver's
+    /// ([`Solver`](crate::Solver) takes any size).
+    #[error("a position of the {position} board given to a solver of the {solver} board")]
+    WrongSize {
+        /// The solver's size.
+        solver: crate::Size,
+        /// The position's size.
+        position: crate::Size,
+    },
+    /// A window with `alpha >= beta`.
+    #[error("the window ({alpha}, {beta}) is empty: alpha must be below beta")]
+    EmptyWindow {
+        /// The window's lower end.
+        alpha: i32,
+        /// The window's upper end.
+        beta: i32,
+    },
+    /// A margin below zero.
+    #[error("the margin {0} is negative")]
+    NegativeMargin(i32),
 }
 
 /// The search was stopped through the solver's [`StopFlag`]: the one way a search
