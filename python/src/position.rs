@@ -104,7 +104,7 @@ impl Position {
     /// line's message ("column 8 is out of range (1..=7) at move 3"). A string
     /// whose last move makes four in a row is a finished game: is_won() is True.
     #[new]
-    #[pyo3(signature = (moves = MoveText::default()))]
+    #[pyo3(signature = (moves = MoveText::default()), text_signature = "(moves='')")]
     fn new(moves: MoveText) -> PyResult<Self> {
         Position::parse(&moves.0).map_err(value_error)
     }
