@@ -489,7 +489,10 @@ def test_a_broken_parquet_file_is_named(tmp_path):
     (folder / "b.parquet").write_bytes(whole[: len(whole) // 2])  # cut short
     done = command("label", folder, tmp_path / "out", "--workers", 1)
     assert done.returncode == 2
-    assert f"c4solver.distributed: {folder / 'b.parquet'}: not a readable Parquet file (" in done.stderr
+    assert (
+        f"c4solver.distributed: {folder / 'b.parquet'}: not a readable Parquet file ("
+        in done.stderr
+    )
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()
     # One file that starts as Parquet does and is not.
