@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::arrays;
 use crate::position::{Position, PositionArg, type_name};
-use crate::solver::{new_joinable_solver, new_solver, thread_count};
+use crate::solver::{new_joinable_solver, new_solver, table_size, thread_count};
 use crate::{interrupt, mode, solve_error, table_error};
 
 /// Results a worker may finish ahead of one still being solved, per worker: the
@@ -34,15 +34,15 @@ pub fn solve_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
     weak: bool,
-    threads: Option<usize>,
-    table_mb: usize,
+    threads: Option<i64>,
+    table_mb: i64,
     book: bool,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let boards = boards(py, positions)?;
     let batch = Batch {
         threads,
-        table_mb,
+        table_mb: table_size(table_mb)?,
         book,
         progress,
     };
@@ -62,15 +62,15 @@ pub fn analyze_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
     weak: bool,
-    threads: Option<usize>,
-    table_mb: usize,
+    threads: Option<i64>,
+    table_mb: i64,
     book: bool,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let boards = boards(py, positions)?;
     let batch = Batch {
         threads,
-        table_mb,
+        table_mb: table_size(table_mb)?,
         book,
         progress,
     };
@@ -98,7 +98,7 @@ pub fn legal_mask(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Py<P
 /// How a batch runs: its threads, their tables, the book, and the progress
 /// callback (called with the positions done so far, every twentieth of a second).
 struct Batch<'py> {
-    threads: Option<usize>,
+    threads: Option<i64>,
     table_mb: usize,
     book: bool,
     progress: Option<Bound<'py, PyAny>>,

@@ -5,7 +5,7 @@
 use c4solver::{MoveError, Position7x6 as Board};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyString};
 
 use crate::arrays;
 use crate::value_error;
@@ -104,25 +104,20 @@ impl Position {
     /// line's message ("column 8 is out of range (1..=7) at move 3"). A string
     /// whose last move makes four in a row is a finished game: is_won() is True.
     #[new]
-    #[pyo3(signature = (moves = ""))]
-    fn new(moves: &str) -> PyResult<Self> {
-        Position::parse(moves).map_err(value_error)
+    #[pyo3(signature = (moves = MoveText::default()), text_signature = "(moves='')")]
+    fn new(moves: MoveText) -> PyResult<Self> {
+        Position::parse(&moves.0).map_err(value_error)
     }
 
     /// The position after playing `column` (1-based). Positions are immutable:
     /// the original is unchanged. Raises ValueError for a column out of range or
     /// full, or a move after the game was won.
     ///
-    /// Raises TypeError for anything but an int (True and False too: they are
-    /// not columns).
+    /// The column is an int or any integer with `__index__` (a numpy integer,
+    /// such as numpy.argmax returns); TypeError for anything else (True and
+    /// False too: they are not columns).
     fn play(&self, column: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if column.is_instance_of::<PyBool>() || !column.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!(
-                "column must be an int (1 to {}), not {}",
-                Board::WIDTH,
-                type_name(column)
-            )));
-        }
+        let column = column_int(column)?;
         let index = self.moves.chars().count() + 1;
         let ch = column
             .extract::<u32>()
@@ -280,8 +275,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
 
     /// A TypeError in plain words for anything else.
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyString>() {
-            return Ok(PositionArg::Moves(obj.extract::<String>()?));
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(PositionArg::Moves(move_text(&s)?));
         }
         if let Ok(p) = obj.extract::<Position>() {
             return Ok(PositionArg::Position(p));
@@ -291,6 +286,71 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
             type_name(&obj)
         )))
     }
+}
+
+/// A str argument taken as a move string (see [`move_text`]).
+#[derive(Default)]
+pub struct MoveText(String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MoveText {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "moves must be a str such as '4453', not {}",
+                type_name(&obj)
+            ))
+        })?;
+        Ok(MoveText(move_text(&s)?))
+    }
+}
+
+/// The text of a move string. A lone surrogate (`"\ud800"`, which no UTF-8
+/// string holds) is a ValueError as the command line words a bad character, at
+/// its move, unless a move before it is refused first.
+fn move_text(s: &Bound<'_, PyString>) -> PyResult<String> {
+    let error = match s.to_cow() {
+        Ok(text) => return Ok(text.into_owned()),
+        Err(e) => e,
+    };
+    let mut before = String::new();
+    for (i, ch) in s.try_iter()?.enumerate() {
+        let ch = ch?;
+        if let Ok(c) = ch.extract::<char>() {
+            before.push(c);
+            continue;
+        }
+        Position::parse(&before).map_err(value_error)?;
+        let code: u32 = s
+            .py()
+            .import("builtins")?
+            .call_method1("ord", (ch,))?
+            .extract()?;
+        return Err(PyValueError::new_err(format!(
+            "bad character '\\u{{{code:x}}}' at move {}",
+            i + 1
+        )));
+    }
+    Err(error) // not reached: a string that is not UTF-8 holds a surrogate
+}
+
+/// `column` as a Python int: an int or any integer with `__index__` (numpy's),
+/// not a bool; a TypeError in plain words for anything else.
+fn column_int<'py>(column: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let index = if column.is_instance_of::<PyBool>() {
+        None
+    } else {
+        let operator = column.py().import("operator")?;
+        operator.call_method1("index", (column,)).ok()
+    };
+    index.ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "column must be an int (1 to {}), not {}",
+            Board::WIDTH,
+            type_name(column)
+        ))
+    })
 }
 
 /// The name of `obj`'s type, for messages (`NoneType`, `int`).

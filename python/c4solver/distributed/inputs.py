@@ -142,19 +142,27 @@ class Source:
                     yield f"line {number}", None, str(e)
 
     def _rows(self):
-        import pyarrow.parquet as pq
+        import pyarrow as pa
 
         number = 0
         for f in self.files:
-            pf = pq.ParquetFile(f)
-            if "moves" not in pf.schema_arrow.names:
-                raise InputError(
-                    f"{f}: no `moves` column (columns: {', '.join(pf.schema_arrow.names)})"
-                )
-            for batch in pf.iter_batches(columns=["moves"], batch_size=65536):
-                for value in batch.column(0).to_pylist():
+            try:
+                for value in _moves_values(f):
                     number += 1
                     yield from _row(number, value)
+            except (pa.ArrowException, OSError) as e:
+                raise InputError(f"{f}: not a readable Parquet file ({e})") from None
+
+
+def _moves_values(f: str) -> Iterator[object]:
+    """The `moves` values of the Parquet file `f`, a batch of rows at a time."""
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(f)
+    if "moves" not in pf.schema_arrow.names:
+        raise InputError(f"{f}: no `moves` column (columns: {', '.join(pf.schema_arrow.names)})")
+    for batch in pf.iter_batches(columns=["moves"], batch_size=65536):
+        yield from batch.column(0).to_pylist()
 
 
 def _row(number: int, value) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:

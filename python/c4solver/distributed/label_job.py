@@ -1,7 +1,7 @@
 """The label job: every position of INPUT with its scores, as a Parquet dataset.
 
 The driver checks the whole input first (nothing is written if a position is
-bad, unless skip_bad), claims OUTPUT with the job's manifest, then streams the
+bad, unless skip_bad), locks OUTPUT and claims it with the job's manifest, then streams the
 input as partitions of `partition_size` positions: each one not already in
 OUTPUT becomes one Dask task that labels it with analyze_many on one thread and
 writes part-NNNNN.parquet atomically. Tasks are submitted a few at a time, so
@@ -97,7 +97,8 @@ def label(
     """Runs the label job (see the module's doc); returns the positions in OUTPUT.
 
     Raises BadInput (the first bad positions, with their line or row number),
-    parts.JobMismatch, inputs.InputError, or KeyboardInterrupt on Ctrl-C (the
+    parts.JobMismatch, parts.Busy (another driver works in OUTPUT),
+    inputs.InputError, or KeyboardInterrupt on Ctrl-C (the
     tasks in flight cancelled, the cluster closed; run again to resume).
     """
     if partition_size is not None and partition_size < 1:
@@ -123,7 +124,23 @@ def label(
         "partitions": -(-good // partition_size),
         "version": 1,
     }
-    parts.claim(output, job)
+    with parts.locked(output):
+        parts.claim(output, job)
+        _run(source, output, job, scheduler, workers, bad)
+    return good
+
+
+def _run(
+    source: Source,
+    output: str,
+    job: dict,
+    scheduler: Optional[str],
+    workers: Optional[int],
+    bad: int,
+) -> None:
+    """Labels the partitions of `job` not yet in `output` (claimed and locked),
+    then writes or removes the list of bad positions."""
+    good, partition_size, weak = job["positions"], job["partition_size"], job["weak"]
     # Task keys name this job and folder: two jobs on one cluster never share a task.
     prefix = f"label-{parts.job_key(job, output)}"
     present = {n for n in os.listdir(output) if n.startswith("part-")}
@@ -154,4 +171,3 @@ def label(
         )
     else:
         os.remove(rejected_path)
-    return good
