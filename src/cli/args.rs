@@ -370,13 +370,17 @@ pub struct ServeArgs {
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: String,
 
-    /// Requests that may wait for a solver thread; one more gets 503 with
-    /// Retry-After.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = at_least_one)]
-    pub queue: u64,
+    /// Requests that may wait for a solver thread, 1 to 1,000,000; one more
+    /// gets 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = counted(1, MAX_QUEUE))]
+    pub queue: usize,
 
-    /// Answers kept in memory (least recently used dropped first; 0: none).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    /// Answers kept in memory, 0 (none) to 10,000,000 (least recently used
+    /// dropped first; memory is taken as answers come, at most a few hundred
+    /// bytes each).
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = counted(0, MAX_CACHE))]
     pub cache: usize,
 
     /// Longest wait of one request for its answer, in the queue and searching,
@@ -404,10 +408,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = at_least_one_u32)]
     pub rate_burst: Option<u32>,
 
-    /// Connections open at once; one more is answered 503 with Retry-After and
-    /// closed. Default 512: half the usual limit of 1024 open files, the rest
-    /// left for the server's own files and that answer.
-    #[arg(long, value_name = "N", default_value_t = 512, value_parser = at_least_one_usize)]
+    /// Connections open at once, 1 to 1,000,000; one more is answered 503 with
+    /// Retry-After and closed. Default 512: half the usual limit of 1024 open
+    /// files, the rest left for the server's own files and that answer.
+    #[arg(long, value_name = "N", default_value_t = 512,
+          value_parser = counted(1, MAX_CONNECTIONS))]
     pub max_connections: usize,
 
     /// Origins allowed to call the API from a page (CORS), as
@@ -432,6 +437,15 @@ pub struct ServeArgs {
     #[arg(short, long)]
     pub quiet: bool,
 }
+
+/// The most `--queue`: far more requests than connections can wait at once.
+pub const MAX_QUEUE: usize = 1_000_000;
+
+/// The most `--cache`: a few GB of answers once full.
+pub const MAX_CACHE: usize = 10_000_000;
+
+/// The most `--max-connections`: far more than a process may open files.
+pub const MAX_CONNECTIONS: usize = 1_000_000;
 
 /// `--log-format` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -567,9 +581,11 @@ fn at_least_one_u32(text: &str) -> Result<u32, String> {
     u32::try_from(at_least_one(text)?).map_err(|e| e.to_string())
 }
 
-/// A count of at least 1.
-fn at_least_one_usize(text: &str) -> Result<usize, String> {
-    usize::try_from(at_least_one(text)?).map_err(|e| e.to_string())
+/// A count from `min` to `max`; clap's message names both ("1000000000 is not
+/// in 1..=1000000"), so that a size that would exhaust memory is refused before
+/// anything is allocated.
+fn counted(min: usize, max: usize) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(min as u64..=max as u64)
 }
 
 /// Seconds, decimals allowed, from 0 to an hour.
@@ -903,10 +919,22 @@ mod tests {
         );
         assert_eq!(s.grace, std::time::Duration::from_millis(500));
         assert_eq!(s.log_format, LogFormat::Json);
+        let most = parse(&[
+            "c4solver", "serve", "--queue", "1000000", "--cache", "10000000",
+        ]);
+        let Some(Command::Serve(s)) = most.unwrap().command else {
+            panic!("not serve")
+        };
+        assert_eq!((s.queue, s.cache), (MAX_QUEUE, MAX_CACHE));
         for bad in [
             &["--grace", "-1"][..],
             &["--grace", "nan"],
             &["--max-connections", "0"],
+            &["--max-connections", "1000001"],
+            &["--queue", "1000001"],
+            &["--queue", "18446744073709551615"],
+            &["--cache", "10000001"],
+            &["--cache", "18446744073709551615"],
             &["--rate-burst", "0"],
             &["--log-format", "xml"],
         ] {

@@ -106,10 +106,9 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
     let works = solver::workers::<W, H, B>(engine, threads)?;
-    let queue = usize::try_from(args.queue).unwrap_or(usize::MAX);
     let metrics = Arc::new(Metrics::new());
     let app = Arc::new(App {
-        pool: Pool::start(works, queue, metrics.searches.clone())?,
+        pool: Pool::start(works, args.queue, metrics.searches.clone())?,
         cache: Arc::new(Cache::new(args.cache)),
         flights: Arc::default(),
         metrics: metrics.clone(),
