@@ -403,9 +403,9 @@ pub struct ServeArgs {
     pub rate_limit: u32,
 
     /// Requests one client address may send at once before --rate-limit
-    /// applies. Default: twice --rate-limit (the page sends a request or two
-    /// per move; a script may start a few at once).
-    #[arg(long, value_name = "N", value_parser = at_least_one_u32)]
+    /// applies (only with --rate-limit). Default: twice --rate-limit (the page
+    /// sends a request or two per move; a script may start a few at once).
+    #[arg(long, value_name = "N", value_parser = at_least_one_u32, requires = "rate_limit")]
     pub rate_burst: Option<u32>,
 
     /// Connections open at once, 1 to 1,000,000; one more is answered 503 with
@@ -936,6 +936,8 @@ mod tests {
             &["--cache", "10000001"],
             &["--cache", "18446744073709551615"],
             &["--rate-burst", "0"],
+            // Regression: a burst without a limit was silently ignored.
+            &["--rate-burst", "5"],
             &["--log-format", "xml"],
         ] {
             let mut args = vec!["c4solver", "serve"];

@@ -325,3 +325,26 @@ fn serve_refuses_sizes_that_cannot_be_had_before_allocating() {
         assert!(out.stdout.is_empty(), "never listened");
     }
 }
+
+#[test]
+fn serve_refuses_a_rate_burst_without_a_rate_limit() {
+    // Regression: the burst was silently ignored.
+    for (args, message) in [
+        (&["--rate-burst", "5"][..], "--rate-limit <N>"),
+        (
+            &["--rate-limit", "0", "--rate-burst", "5"],
+            "c4solver: --rate-burst applies past --rate-limit: give a --rate-limit above 0",
+        ),
+    ] {
+        let out = c4()
+            .args(["serve", "--addr", "127.0.0.1:0", "--threads", "1"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "never listened");
+    }
+}

@@ -103,6 +103,9 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
+    if args.rate_limit == 0 && args.rate_burst.is_some() {
+        anyhow::bail!("--rate-burst applies past --rate-limit: give a --rate-limit above 0");
+    }
     let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
     let works = solver::workers::<W, H, B>(engine, threads)?;
