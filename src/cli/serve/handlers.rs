@@ -84,8 +84,15 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
     metrics::respond(text)
 }
 
-/// Any other path: 404.
-pub async fn not_found(uri: Uri) -> ApiError {
+/// Any other path: 404; a CONNECT (a proxy's method, whose target is a host,
+/// no path) 405.
+pub async fn not_found(method: Method, uri: Uri) -> Response {
+    if method == Method::CONNECT {
+        return with_allow(ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "CONNECT is not allowed: this is no proxy; use GET on /solve, /analyze, /health, /metrics or the page, /",
+        ));
+    }
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
@@ -93,23 +100,28 @@ pub async fn not_found(uri: Uri) -> ApiError {
             excerpt(uri.path())
         ),
     )
+    .into_response()
+}
+
+/// `error` with `Allow: GET, HEAD`.
+fn with_allow(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    response
 }
 
 /// A known path with another method than GET (or HEAD): 405 with `Allow`.
 pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    let mut response = ApiError::new(
+    with_allow(ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!(
             "{} is not allowed on {}: use GET",
             excerpt(method.as_str()),
             excerpt(uri.path())
         ),
-    )
-    .into_response();
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-    response
+    ))
 }
 
 /// The answer for `params`: from the cache, or from the search that finds it
