@@ -74,7 +74,8 @@ pub enum Command {
     /// or `result: draw` (or quietly at the end of the input).
     Play(PlayArgs),
     /// Opening books: generate one (resumable, sharded across machines), merge
-    /// shards, verify one against a book-free solve, describe one.
+    /// shards, verify one against a book-free solve, describe one, export one's
+    /// positions with their scores.
     Book(BookArgs),
     /// Serve the board page and the HTTP API (/solve, /analyze, /health, /metrics).
     ///
@@ -943,6 +944,18 @@ mod tests {
             let mut args = vec!["c4solver", "serve"];
             args.extend_from_slice(bad);
             assert!(parse(&args).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_help_names_every_book_command() {
+        // Regression: `c4solver --help` left out `book export`.
+        let help = Cli::command().render_help().to_string();
+        let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let from = words.find(" book Opening books:").unwrap();
+        let book = &words[from..from + words[from..].find(" serve ").unwrap()];
+        for action in ["generate", "merge", "verify", "describe", "export"] {
+            assert!(book.contains(action), "{action} in {book}");
         }
     }
 
