@@ -488,7 +488,8 @@ pub struct EngineArgs {
     pub solver: Vec<SolverArg>,
 
     /// Table memory in MB, in all: shared out equally among the workers (each
-    /// gets N / threads; default: 64 per worker). A table holds the largest prime
+    /// gets N / threads, rounded down; less than 1 each is refused; default: 64
+    /// per worker). A table holds the largest prime
     /// number of entries (or sets of entries) that fits: 8-byte entries for `upper`
     /// and `bounds` (64 MB: 8,388,593), 8-byte sets of two 4-byte entries for
     /// `compact` (64 MB: 8,388,593 sets; 8-byte entries below 63 MB). The tuned

@@ -348,3 +348,19 @@ fn serve_refuses_a_rate_burst_without_a_rate_limit() {
         assert!(out.stdout.is_empty(), "never listened");
     }
 }
+
+#[test]
+fn a_table_under_1_mb_a_worker_is_refused_not_rounded_up() {
+    // docs/cli.md: `--table-mb` is a total, never rounded up past what was given.
+    let out = c4()
+        .args(["--table-mb", "1", "--threads", "2", "solve"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "c4solver: --table-mb 1 is shared out among 2 workers: less than 1 MB each \
+         (give at least 2, or fewer --threads)\n"
+    );
+}
