@@ -390,6 +390,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = at_least_one)]
     pub timeout: u64,
 
+    /// --timeout on a board over 64 bits (--size 7x9 and up), where a position
+    /// with few stones can take hours. Default: 60, or --timeout if it is less.
+    #[arg(long, value_name = "SECS", value_parser = at_least_one)]
+    pub wide_timeout: Option<u64>,
+
     /// Seconds a connection has to send a whole request head, counted from its
     /// opening or from its previous answer; a silent, idle or half-sent
     /// connection is closed after it.
@@ -437,6 +442,21 @@ pub struct ServeArgs {
     /// milliseconds, cached, nodes).
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The default `--wide-timeout`, in seconds.
+pub const WIDE_TIMEOUT: u64 = 60;
+
+impl ServeArgs {
+    /// A request's limit in seconds on a board over 64 bits (`wide`) or not,
+    /// and the option that sets it.
+    pub fn limit(&self, wide: bool) -> (u64, &'static str) {
+        match self.wide_timeout {
+            Some(secs) if wide => (secs, "--wide-timeout"),
+            None if wide && self.timeout > WIDE_TIMEOUT => (WIDE_TIMEOUT, "--wide-timeout"),
+            _ => (self.timeout, "--timeout"),
+        }
+    }
 }
 
 /// The most `--queue`: far more requests than connections can wait at once.
@@ -946,6 +966,27 @@ mod tests {
             args.extend_from_slice(bad);
             assert!(parse(&args).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_wide_board_has_its_own_shorter_limit() {
+        let serve = |args: &[&str]| {
+            let mut all = vec!["c4solver", "serve"];
+            all.extend_from_slice(args);
+            match parse(&all).unwrap().command {
+                Some(Command::Serve(s)) => s,
+                _ => panic!("not serve"),
+            }
+        };
+        let default = serve(&[]);
+        assert_eq!(default.limit(false), (600, "--timeout"));
+        assert_eq!(default.limit(true), (60, "--wide-timeout"));
+        let short = serve(&["--timeout", "5"]);
+        assert_eq!(short.limit(true), (5, "--timeout"));
+        let long = serve(&["--timeout", "5", "--wide-timeout", "900"]);
+        assert_eq!(long.limit(true), (900, "--wide-timeout"));
+        assert_eq!(long.limit(false), (5, "--timeout"));
+        assert!(parse(&["c4solver", "serve", "--wide-timeout", "0"]).is_err());
     }
 
     #[test]

@@ -174,7 +174,11 @@ async fn answer(app: &App, params: &Params<'_>) -> Result<(Parsed, Arc<Answer>, 
         Ok(Ok(answer)) => Ok((parsed, answer, false)),
         Ok(Err(Failure::Stopped)) => Err(ApiError::unavailable("the server is shutting down")),
         Ok(Err(Failure::Failed(why))) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, why)),
-        Err(_) => Err(timed_out(app.timeout, asked, started.get().copied())),
+        Err(_) => Err(timed_out(
+            (app.timeout, app.timeout_flag),
+            asked,
+            started.get().copied(),
+        )),
     }
 }
 
@@ -190,11 +194,15 @@ pub const LATE_START: Duration = Duration::from_millis(100);
 /// all along if no thread took its search [`LATE_START`] before its deadline
 /// (a thread may also take it after the deadline, before the request is
 /// woken), or with how much of it the search took.
-fn timed_out(timeout: Duration, asked: Instant, started: Option<Instant>) -> ApiError {
+fn timed_out(
+    (timeout, flag): (Duration, &str),
+    asked: Instant,
+    started: Option<Instant>,
+) -> ApiError {
     let limit = timeout.as_secs();
     match started.filter(|&s| s + LATE_START < asked + timeout) {
         None => ApiError::unavailable(format!(
-            "no solver thread was free within --timeout {limit} s: the search waited in the queue all along; try again later"
+            "no solver thread was free within {flag} {limit} s: the search waited in the queue all along; try again later"
         )),
         Some(started) => {
             let queued = started.saturating_duration_since(asked);
@@ -202,14 +210,23 @@ fn timed_out(timeout: Duration, asked: Instant, started: Option<Instant>) -> Api
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the search took longer than --timeout {limit} s: {} s searching after {} s in the queue",
+                    "the search took longer than {flag} {limit} s: {} s searching after {} s in the queue{}",
                     tenths(searched),
-                    tenths(queued)
+                    tenths(queued),
+                    if flag == "--wide-timeout" {
+                        WIDE_HINT
+                    } else {
+                        ""
+                    }
                 ),
             )
         }
     }
 }
+
+/// What a search stopped by `--wide-timeout` tells the page's reader to expect.
+pub const WIDE_HINT: &str = "; on a board over 64 bits a position with few stones can take \
+     hours: play more moves, or start the server with a larger --wide-timeout";
 
 /// `d` in seconds with one decimal.
 fn tenths(d: Duration) -> String {
@@ -223,7 +240,12 @@ mod tests {
     fn message(started_after: Option<Duration>) -> String {
         let asked = Instant::now();
         let timeout = Duration::from_secs(3);
-        timed_out(timeout, asked, started_after.map(|d| asked + d)).message
+        timed_out(
+            (timeout, "--timeout"),
+            asked,
+            started_after.map(|d| asked + d),
+        )
+        .message
     }
 
     #[test]
@@ -246,6 +268,23 @@ mod tests {
         assert_eq!(
             message(Some(Duration::from_millis(2_700))),
             "the search took longer than --timeout 3 s: 0.3 s searching after 2.7 s in the queue"
+        );
+    }
+
+    #[test]
+    fn a_wide_boards_search_says_what_to_expect() {
+        let asked = Instant::now();
+        let limit = (Duration::from_secs(60), "--wide-timeout");
+        assert_eq!(
+            timed_out(limit, asked, Some(asked)).message,
+            format!(
+                "the search took longer than --wide-timeout 60 s: 60.0 s searching after 0.0 s in the queue{WIDE_HINT}"
+            )
+        );
+        assert!(
+            timed_out(limit, asked, None)
+                .message
+                .starts_with("no solver thread was free within --wide-timeout 60 s")
         );
     }
 }
