@@ -38,14 +38,49 @@ use std::sync::OnceLock;
 use ph::fmph::{GOBuildConf, GOConf, GOFunction, TwoToPowerBitsStatic};
 use ph::seedable_hash::BuildWyHash;
 
-use super::{BookError, CRC_AT, HEADER_BYTES, MAGIC, checksum, key_tag};
+use super::header::{FileHeader, Le, checksum, seal};
+use super::{BookError, HEADER_BYTES, MAGIC, key_tag};
 use crate::bits::Bits;
 use crate::position::Board;
 
 /// The version number of this format.
 pub(super) const VERSION: u16 = 2;
 /// Bytes of a layer's record.
-const LAYER_BYTES: usize = 32;
+const LAYER_BYTES: usize = std::mem::size_of::<Record>();
+
+/// A layer's record in the file (the table of the module's documentation).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Record {
+    /// Positions of the layer.
+    len: Le<8>,
+    /// The layer's lowest score, a signed byte.
+    low: u8,
+    /// Bits per score.
+    bits: u8,
+    /// Zero.
+    zero: [u8; 6],
+    /// Bytes of the hash.
+    hash_len: Le<8>,
+    /// Bytes of the scores.
+    score_len: Le<8>,
+}
+
+const _: () = assert!(LAYER_BYTES == 32 && std::mem::align_of::<Record>() == 1);
+
+// SAFETY: `repr(C)`, every field `Pod` of alignment 1, no padding (checked
+// above): any bytes are a value.
+unsafe impl bytemuck::Zeroable for Record {}
+// SAFETY: as above.
+unsafe impl bytemuck::Pod for Record {}
+
+impl Record {
+    /// The record of layer `s` of a file whose records are all there.
+    fn at(bytes: &[u8], s: usize) -> &Record {
+        let r = HEADER_BYTES + s * LAYER_BYTES;
+        bytemuck::from_bytes(&bytes[r..r + LAYER_BYTES])
+    }
+}
 
 /// The hash of one layer: named so that another default of the crate (its
 /// group and seed sizes, its hasher) can never change what a file means.
@@ -100,26 +135,38 @@ pub(super) fn encode<const W: usize, const H: usize, B: Bits>(layers: &[Vec<(B, 
                 u16::from_le_bytes([scores[at / 8], scores[at / 8 + 1]]) | (value << (at % 8));
             scores[at / 8..at / 8 + 2].copy_from_slice(&window.to_le_bytes());
         }
-        records.extend_from_slice(&(layer.len() as u64).to_le_bytes());
-        records.extend_from_slice(&[low as i8 as u8, bits as u8, 0, 0, 0, 0, 0, 0]);
-        records.extend_from_slice(&(hash_bytes.len() as u64).to_le_bytes());
-        records.extend_from_slice(&(scores.len() as u64).to_le_bytes());
+        let record = Record {
+            len: (layer.len() as u64).into(),
+            low: low as i8 as u8,
+            bits: bits as u8,
+            zero: [0; 6],
+            hash_len: (hash_bytes.len() as u64).into(),
+            score_len: (scores.len() as u64).into(),
+        };
+        records.extend_from_slice(bytemuck::bytes_of(&record));
         body.extend_from_slice(&hash_bytes);
         body.extend_from_slice(&scores);
         total += layer.len() as u64;
     }
+    let header = FileHeader {
+        magic: MAGIC,
+        version: VERSION.into(),
+        width: W as u8,
+        height: H as u8,
+        depth: depth as u8,
+        lowest: 0,
+        shard_index: 1.into(),
+        shard_count: 1.into(),
+        key_bytes: key_tag::<B>(),
+        score_bits: 0,
+        checksum: 0.into(),
+        entries: total.into(),
+    };
     let mut out = Vec::with_capacity(HEADER_BYTES + records.len() + body.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&[key_tag::<B>(), 0, 0, 0, 0, 0]);
-    out.extend_from_slice(&total.to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&records);
     out.extend_from_slice(&body);
-    let crc = checksum(&out);
-    out[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    seal(&mut out);
     out
 }
 
@@ -140,27 +187,27 @@ pub(super) fn encode_entries<const W: usize, const H: usize, B: Bits>(
     encode::<W, H, B>(&layers)
 }
 
-/// Reads the layers of a version-2 book whose header (board, depth, entry count)
-/// is already read; checks the lengths and, if `check_whole` (a file), the
+/// Reads the layers of a version-2 book whose header `file` (board, depth, entry
+/// count) is already read; checks the rest of the header, the lengths and, if `check_whole` (a file), the
 /// checksum and that every hash reads back and maps its layer's count. Otherwise
 /// (the built-in book, whose bytes the tests check whole) each hash is read on its
 /// first look-up, and the checksum not at all: it would touch every page of the
 /// 8 MB book at each process start.
 pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
-    depth: usize,
-    entries: u64,
-    stored_crc: u32,
+    file: &FileHeader,
     check_whole: bool,
 ) -> Result<Vec<Layer>, BookError> {
     let bad = |m: String| BookError::BadHeader(m);
-    if bytes[13] != 0 || bytes[14..18] != [1, 0, 1, 0] || bytes[19] != 0 {
+    let (depth, entries, stored_crc) =
+        (file.depth as usize, file.entries.get(), file.checksum.get());
+    if file.lowest != 0 || file.shard() != (1, 1) || file.score_bits != 0 {
         return Err(bad(
             "a version-2 book is whole: lowest 0, shard 1 of 1".to_string()
         ));
     }
-    if bytes[18] != key_tag::<B>() {
-        return Err(match bytes[18] {
+    if file.key_bytes != key_tag::<B>() {
+        return Err(match file.key_bytes {
             0 => BookError::KeyWidth {
                 found: 64,
                 want: B::BITS,
@@ -180,14 +227,13 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
             found: bytes.len(),
         });
     }
-    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let mut at = table_end as u64;
     let mut count = 0u64;
     let mut spans = Vec::with_capacity(depth + 1);
     for s in 0..=depth {
-        let r = HEADER_BYTES + s * LAYER_BYTES;
-        let (n, low, bits) = (u64_at(r), bytes[r + 8] as i8 as i32, bytes[r + 9] as u32);
-        let (hash_len, score_len) = (u64_at(r + 16), u64_at(r + 24));
+        let r = Record::at(bytes, s);
+        let (n, low, bits) = (r.len.get(), r.low as i8 as i32, u32::from(r.bits));
+        let (hash_len, score_len) = (r.hash_len.get(), r.score_len.get());
         // The fewest bits that hold the layer's scores: its highest score is at
         // least `low + 2^(b-1)`.
         let least_high = match bits {
@@ -197,7 +243,7 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
         };
         if low < Board::<W, H, B>::MIN_SCORE
             || least_high > Board::<W, H, B>::MAX_SCORE
-            || bytes[r + 10..r + 16] != [0; 6]
+            || r.zero != [0; 6]
         {
             return Err(bad(format!("layer {s}: score range out of bounds")));
         }
@@ -308,11 +354,10 @@ impl Layer {
 /// Bits a position of the book takes, hash and score: (hash bits, score bits)
 /// summed over the layers, from the file's layer records.
 pub(super) fn bits(bytes: &[u8], depth: usize) -> (u64, u64) {
-    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     (0..=depth)
-        .map(|s| HEADER_BYTES + s * LAYER_BYTES)
+        .map(|s| Record::at(bytes, s))
         .fold((0, 0), |(h, sc), r| {
-            (h + 8 * u64_at(r + 16), sc + 8 * u64_at(r + 24))
+            (h + 8 * r.hash_len.get(), sc + 8 * r.score_len.get())
         })
 }
 
@@ -334,9 +379,9 @@ mod tests {
                 .map(|(i, &k)| (k, low + (i as i32 * 5) % (high - low + 1)))
                 .collect();
             let bytes = encode::<4, 4, u64>(std::slice::from_ref(&entries));
+            let header = FileHeader::read(&bytes).expect("a header");
             let layers =
-                parse::<4, 4, u64>(&bytes, 0, entries.len() as u64, checksum(&bytes), true)
-                    .expect("a written book reads back");
+                parse::<4, 4, u64>(&bytes, header, true).expect("a written book reads back");
             for &(k, s) in &entries {
                 assert_eq!(layers[0].score(&bytes, k), Some(s), "{low}..{high}");
             }
