@@ -353,19 +353,16 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
 
     /// The checkpoint's header: the book's 32 bytes, their CRC-32, zeros.
     fn header(&self) -> [u8; HEADER] {
+        let shard = (self.options.shard.index, self.options.shard.count);
         let file = FileHeader {
-            magic: MAGIC,
-            version: VERSION.into(),
-            width: W as u8,
-            height: H as u8,
-            depth: self.options.depth as u8,
             lowest: key_tag::<B>(),
-            shard_index: self.options.shard.index.into(),
-            shard_count: self.options.shard.count.into(),
-            key_bytes: 0,
-            score_bits: 0,
-            checksum: 0.into(),
-            entries: (self.plan.len() as u64).into(),
+            ..FileHeader::new::<W, H>(
+                MAGIC,
+                VERSION,
+                self.options.depth,
+                shard,
+                self.plan.len() as u64,
+            )
         };
         let mut h = [0u8; HEADER];
         h[..FileHeader::LEN].copy_from_slice(file.as_bytes());

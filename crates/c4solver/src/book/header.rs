@@ -23,6 +23,8 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use super::BookError;
+
 /// A little-endian integer of `N` bytes, stored as its bytes (alignment 1, so
 /// that [`FileHeader`] has no padding and reads from any offset).
 #[repr(transparent)]
@@ -119,6 +121,45 @@ pub(super) const CRC_AT: usize = std::mem::offset_of!(FileHeader, checksum);
 impl FileHeader {
     /// Bytes of the header.
     pub(super) const LEN: usize = 32;
+
+    /// The header of a `W`x`H` file of `depth`: `magic`, `version`, `shard`
+    /// (index, count) and `entries`; bytes 13, 18 and 19 and the checksum zero.
+    pub(super) fn new<const W: usize, const H: usize>(
+        magic: [u8; 8],
+        version: u16,
+        depth: usize,
+        shard: (u16, u16),
+        entries: u64,
+    ) -> Self {
+        FileHeader {
+            magic,
+            version: version.into(),
+            width: W as u8,
+            height: H as u8,
+            depth: depth as u8,
+            lowest: 0,
+            shard_index: shard.0.into(),
+            shard_count: shard.1.into(),
+            key_bytes: 0,
+            score_bits: 0,
+            checksum: 0.into(),
+            entries: entries.into(),
+        }
+    }
+
+    /// Fails with [`BookError::WrongBoard`] unless the file is for the `W`x`H`
+    /// board.
+    pub(super) fn check_board<const W: usize, const H: usize>(&self) -> Result<(), BookError> {
+        if (self.width as usize, self.height as usize) != (W, H) {
+            return Err(BookError::WrongBoard {
+                width: self.width,
+                height: self.height,
+                want_width: W,
+                want_height: H,
+            });
+        }
+        Ok(())
+    }
 
     /// The header at the start of `bytes`, or `None` if they are shorter.
     pub(super) fn read(bytes: &[u8]) -> Option<&FileHeader> {

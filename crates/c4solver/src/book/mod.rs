@@ -396,14 +396,7 @@ impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
             return Ok(book);
         }
         let (header, file) = read_header(&bytes)?;
-        if (header.width as usize, header.height as usize) != (W, H) {
-            return Err(BookError::WrongBoard {
-                width: header.width,
-                height: header.height,
-                want_width: W,
-                want_height: H,
-            });
-        }
+        file.check_board::<W, H>()?;
         if header.depth as usize >= W * H {
             return Err(BookError::BadHeader(format!(
                 "depth {} out of range for a {W}x{H} board",
@@ -810,18 +803,10 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
     let eb = entry_bytes(W, H);
     let sb = score_bits(W, H);
     let header = FileHeader {
-        magic: MAGIC,
-        version: VERSION.into(),
-        width: W as u8,
-        height: H as u8,
-        depth: depth as u8,
         lowest: lowest as u8,
-        shard_index: shard.0.into(),
-        shard_count: shard.1.into(),
         key_bytes: eb as u8,
         score_bits: sb as u8,
-        checksum: 0.into(),
-        entries: (entries.len() as u64).into(),
+        ..FileHeader::new::<W, H>(MAGIC, VERSION, depth, shard, entries.len() as u64)
     };
     let mut out = Vec::with_capacity(HEADER_BYTES + entries.len() * eb);
     out.extend_from_slice(header.as_bytes());
@@ -852,6 +837,20 @@ mod tests {
         encode::<4, 4, u64>(2, 0, (1, 1), &entries)
     }
 
+    /// A whole 4x4 version-2 book of depth 2 with made-up scores in range.
+    pub(super) fn small_v2_book() -> Vec<u8> {
+        let entries: Vec<Vec<(u64, i32)>> = layers::layers::<4, 4, u64>(2)
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .enumerate()
+                    .map(|(i, &k)| (k, i as i32 % 3 - 1))
+                    .collect()
+            })
+            .collect();
+        v2::encode::<4, 4, u64>(&entries)
+    }
+
     #[test]
     fn entry_sizes() {
         assert_eq!((score_bits(7, 6), entry_bytes(7, 6)), (6, 7));
@@ -878,10 +877,14 @@ mod tests {
 
     #[test]
     fn every_corrupted_byte_is_refused() {
-        let bytes = sample();
+        assert_flips_refused(&sample(), &[1, 0x80, 0xff]);
+    }
+
+    /// Every byte of `bytes` (a 4x4 book) xor each of `flips` is refused.
+    pub(super) fn assert_flips_refused(bytes: &[u8], flips: &[u8]) {
         for i in 0..bytes.len() {
-            for flip in [1u8, 0x80, 0xff] {
-                let mut bad = bytes.clone();
+            for &flip in flips {
+                let mut bad = bytes.to_vec();
                 bad[i] ^= flip;
                 assert!(
                     Book::<4, 4>::from_bytes(bad).is_err(),
@@ -891,9 +894,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_truncation_and_extension_is_refused() {
-        let bytes = sample();
+    /// Every proper prefix of `bytes` (a 4x4 book) is refused as too short.
+    pub(super) fn assert_truncations_refused(bytes: &[u8]) {
         for len in 0..bytes.len() {
             let err = Book::<4, 4>::from_bytes(bytes[..len].to_vec()).unwrap_err();
             assert!(
@@ -904,6 +906,12 @@ mod tests {
                 "{len}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn every_truncation_and_extension_is_refused() {
+        let bytes = sample();
+        assert_truncations_refused(&bytes);
         let mut long = bytes.clone();
         long.push(0);
         assert!(matches!(
@@ -971,16 +979,7 @@ mod tests {
     fn written_files_keep_their_bytes() {
         let pin = |bytes: &[u8]| (bytes.len(), crc32fast::hash(bytes), bytes[..32].to_vec());
         let v1 = sample();
-        let layers: Vec<Vec<(u64, i32)>> = layers::layers::<4, 4, u64>(2)
-            .iter()
-            .map(|l| {
-                l.iter()
-                    .enumerate()
-                    .map(|(i, &k)| (k, i as i32 % 3 - 1))
-                    .collect()
-            })
-            .collect();
-        let v2 = v2::encode::<4, 4, u64>(&layers);
+        let v2 = small_v2_book();
         let wide: Vec<Vec<(u128, i32)>> = layers::layers::<4, 4, u128>(2)
             .iter()
             .map(|l| l.iter().map(|&k| (k, 0)).collect())

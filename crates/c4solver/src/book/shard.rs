@@ -57,18 +57,14 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
     debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
     let keys: Vec<B> = entries.iter().map(|&(k, _)| k).collect();
     let header = FileHeader {
-        magic: MAGIC,
-        version: VERSION.into(),
-        width: W as u8,
-        height: H as u8,
-        depth: depth as u8,
-        lowest: 0,
-        shard_index: shard.index.into(),
-        shard_count: shard.count.into(),
         key_bytes: key_tag::<B>(),
-        score_bits: 0,
-        checksum: 0.into(),
-        entries: (entries.len() as u64).into(),
+        ..FileHeader::new::<W, H>(
+            MAGIC,
+            VERSION,
+            depth,
+            (shard.index, shard.count),
+            entries.len() as u64,
+        )
     };
     let mut out = Vec::with_capacity(HEADER_BYTES + entries.len());
     out.extend_from_slice(header.as_bytes());
@@ -112,14 +108,7 @@ pub fn parse<const W: usize, const H: usize, B: Bits>(
             found: file.version.get(),
         });
     }
-    if (file.width as usize, file.height as usize) != (W, H) {
-        return Err(BookError::WrongBoard {
-            width: file.width,
-            height: file.height,
-            want_width: W,
-            want_height: H,
-        });
-    }
+    file.check_board::<W, H>()?;
     let depth = file.depth as usize;
     let (index, count) = file.shard();
     if file.key_bytes != key_tag::<B>() && matches!(file.key_bytes, 0 | 16) {

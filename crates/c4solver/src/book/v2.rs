@@ -149,18 +149,8 @@ pub(super) fn encode<const W: usize, const H: usize, B: Bits>(layers: &[Vec<(B, 
         total += layer.len() as u64;
     }
     let header = FileHeader {
-        magic: MAGIC,
-        version: VERSION.into(),
-        width: W as u8,
-        height: H as u8,
-        depth: depth as u8,
-        lowest: 0,
-        shard_index: 1.into(),
-        shard_count: 1.into(),
         key_bytes: key_tag::<B>(),
-        score_bits: 0,
-        checksum: 0.into(),
-        entries: total.into(),
+        ..FileHeader::new::<W, H>(MAGIC, VERSION, depth, (1, 1), total)
     };
     let mut out = Vec::with_capacity(HEADER_BYTES + records.len() + body.len());
     out.extend_from_slice(header.as_bytes());
@@ -364,6 +354,7 @@ pub(super) fn bits(bytes: &[u8], depth: usize) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::tests::small_v2_book as small_book;
 
     #[test]
     fn scores_of_every_width_round_trip() {
@@ -390,21 +381,6 @@ mod tests {
                 bytes
             );
         }
-    }
-
-    /// A whole 4x4 book of depth 2 with made-up scores in range.
-    fn small_book() -> Vec<u8> {
-        let layers = crate::book::layers::layers::<4, 4, u64>(2);
-        let entries: Vec<Vec<(u64, i32)>> = layers
-            .iter()
-            .map(|l| {
-                l.iter()
-                    .enumerate()
-                    .map(|(i, &k)| (k, i as i32 % 3 - 1))
-                    .collect()
-            })
-            .collect();
-        encode::<4, 4, u64>(&entries)
     }
 
     #[test]
@@ -450,7 +426,7 @@ mod tests {
 
     #[test]
     fn a_version_2_book_reads_back_and_damage_is_refused() {
-        use crate::book::{Book, BookError};
+        use crate::book::Book;
         let bytes = small_book();
         let book = Book::<4, 4>::from_bytes(bytes.clone()).unwrap();
         book.require_whole().unwrap();
@@ -462,25 +438,7 @@ mod tests {
             book.score(&Board::<4, 4>::parse("43").unwrap())
         );
         assert!(book.score(&Board::<4, 4>::parse("123").unwrap()).is_none());
-        for i in 0..bytes.len() {
-            for flip in [1u8, 0x80] {
-                let mut bad = bytes.clone();
-                bad[i] ^= flip;
-                assert!(
-                    Book::<4, 4>::from_bytes(bad).is_err(),
-                    "byte {i} xor {flip:#x} was accepted"
-                );
-            }
-        }
-        for len in 0..bytes.len() {
-            let err = Book::<4, 4>::from_bytes(bytes[..len].to_vec()).unwrap_err();
-            assert!(
-                matches!(
-                    err,
-                    BookError::TooShort { .. } | BookError::Length { .. } | BookError::BadMagic
-                ),
-                "{len}: {err}"
-            );
-        }
+        crate::book::tests::assert_flips_refused(&bytes, &[1, 0x80]);
+        crate::book::tests::assert_truncations_refused(&bytes);
     }
 }
