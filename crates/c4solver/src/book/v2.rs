@@ -178,22 +178,36 @@ pub(super) fn encode_entries<const W: usize, const H: usize, B: Bits>(
 }
 
 /// Reads the layers of a version-2 book whose header `file` (board, depth, entry
-/// count) is already read; checks the rest of the header, the lengths and, if `check_whole` (a file), the
-/// checksum and that every hash reads back and maps its layer's count. Otherwise
-/// (the built-in book, whose bytes the tests check whole) each hash is read on its
-/// first look-up, and the checksum not at all: it would touch every page of the
-/// 8 MB book at each process start.
+/// count) is already read; checks the rest of the header, the lengths and, if
+/// `check_whole` (a file), the checksum and that every hash reads back and maps
+/// its layer's count. Otherwise (the built-in book, whose bytes the tests check
+/// whole) each hash is read on its first look-up, and the checksum not at all: it
+/// would touch every page of the 8 MB book at each process start.
 pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     file: &FileHeader,
     check_whole: bool,
 ) -> Result<Vec<Layer>, BookError> {
-    let bad = |m: String| BookError::BadHeader(m);
-    let (depth, entries, stored_crc) =
-        (file.depth as usize, file.entries.get(), file.checksum.get());
+    check_header::<B>(file)?;
+    let spans = spans::<W, H, B>(bytes, file)?;
+    if check_whole {
+        let (stored, computed) = (file.checksum.get(), checksum(bytes));
+        if computed != stored {
+            return Err(BookError::Checksum { stored, computed });
+        }
+    }
+    spans
+        .into_iter()
+        .enumerate()
+        .map(|(s, span)| layer(bytes, s, span, check_whole))
+        .collect()
+}
+
+/// Fails unless `file` is the header of a whole version-2 book keyed on `B`.
+fn check_header<B: Bits>(file: &FileHeader) -> Result<(), BookError> {
     if file.lowest != 0 || file.shard() != (1, 1) || file.score_bits != 0 {
-        return Err(bad(
-            "a version-2 book is whole: lowest 0, shard 1 of 1".to_string()
+        return Err(BookError::BadHeader(
+            "a version-2 book is whole: lowest 0, shard 1 of 1".to_string(),
         ));
     }
     if file.key_bytes != key_tag::<B>() {
@@ -206,9 +220,36 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
                 found: 128,
                 want: B::BITS,
             },
-            n => bad(format!("{n} bytes a key")),
+            n => BookError::BadHeader(format!("{n} bytes a key")),
         });
     }
+    Ok(())
+}
+
+/// A layer as its record places it in the file.
+struct Span {
+    /// Positions of the layer.
+    len: u64,
+    /// Its lowest score.
+    low: i32,
+    /// Bits a score.
+    bits: u32,
+    /// Where its hash starts.
+    start: u64,
+    /// Bytes of its hash.
+    hash_len: u64,
+}
+
+/// Reads and checks the layer records of a book of `file`'s depth: each layer's
+/// span, with a score range the board allows and the bytes of scores its count
+/// takes; the counts sum to the header's entries, and the layers end where the
+/// file does.
+fn spans<const W: usize, const H: usize, B: Bits>(
+    bytes: &[u8],
+    file: &FileHeader,
+) -> Result<Vec<Span>, BookError> {
+    let bad = |m: String| BookError::BadHeader(m);
+    let (depth, entries) = (file.depth as usize, file.entries.get());
     let table_end = HEADER_BYTES + (depth + 1) * LAYER_BYTES;
     if bytes.len() < table_end {
         return Err(BookError::Length {
@@ -249,7 +290,13 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
         count = count.saturating_add(n);
         let start = at;
         at = at.saturating_add(hash_len).saturating_add(score_len);
-        spans.push((n, low, bits, start, hash_len));
+        spans.push(Span {
+            len: n,
+            low,
+            bits,
+            start,
+            hash_len,
+        });
     }
     if count != entries {
         return Err(bad(format!(
@@ -263,41 +310,42 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
             found: bytes.len(),
         });
     }
+    Ok(spans)
+}
+
+/// Layer `s`, where `span` (checked to lie in `bytes`) places it; its hash read
+/// now and checked to map the layer's count if `check_whole`.
+fn layer(bytes: &[u8], s: usize, span: Span, check_whole: bool) -> Result<Layer, BookError> {
+    let Span {
+        len: n,
+        low,
+        bits,
+        start,
+        hash_len,
+    } = span;
+    let bad = |m: String| BookError::BadHeader(m);
+    let (start, hash_end) = (start as usize, (start + hash_len) as usize);
+    let hash = OnceLock::new();
     if check_whole {
-        let computed = checksum(bytes);
-        if computed != stored_crc {
-            return Err(BookError::Checksum {
-                stored: stored_crc,
-                computed,
-            });
+        let mut input = &bytes[start..hash_end];
+        let read = read_hash(&mut input)
+            .map_err(|e| bad(format!("layer {s}: the hash does not read back: {e}")))?;
+        if !input.is_empty() || read.len() as u64 != n {
+            return Err(bad(format!(
+                "layer {s}: the hash does not map its {n} positions"
+            )));
         }
+        let _ = hash.set(read);
     }
-    let mut layers = Vec::with_capacity(depth + 1);
-    for (s, (n, low, bits, start, hash_len)) in spans.into_iter().enumerate() {
-        let (start, hash_end) = (start as usize, (start + hash_len) as usize);
-        let hash = OnceLock::new();
-        if check_whole {
-            let mut input = &bytes[start..hash_end];
-            let read = read_hash(&mut input)
-                .map_err(|e| bad(format!("layer {s}: the hash does not read back: {e}")))?;
-            if !input.is_empty() || read.len() as u64 != n {
-                return Err(bad(format!(
-                    "layer {s}: the hash does not map its {n} positions"
-                )));
-            }
-            let _ = hash.set(read);
-        }
-        let score_len = (n as usize * bits as usize).div_ceil(8) + 1;
-        layers.push(Layer {
-            len: n as usize,
-            low,
-            bits,
-            hash,
-            hash_at: start..hash_end,
-            scores: hash_end..hash_end + score_len,
-        });
-    }
-    Ok(layers)
+    let score_len = (n as usize * bits as usize).div_ceil(8) + 1;
+    Ok(Layer {
+        len: n as usize,
+        low,
+        bits,
+        hash,
+        hash_at: start..hash_end,
+        scores: hash_end..hash_end + score_len,
+    })
 }
 
 fn read_hash(input: &mut &[u8]) -> io::Result<Mphf> {
