@@ -31,7 +31,7 @@ use crate::position::Board;
 pub const MAGIC: [u8; 8] = *b"c4shard\0";
 /// The version this code reads and writes.
 pub const VERSION: u16 = 1;
-/// Bytes of the header: a book's 32 ([`FileHeader`]) and the fingerprint.
+/// Bytes of the header: the 32 that open every book file, and the fingerprint.
 pub const HEADER_BYTES: usize = FileHeader::LEN + 8;
 
 /// FNV-1a, 64 bits, of the keys' little-endian bytes (`B::BITS / 8` each).
