@@ -217,9 +217,9 @@ fn begin_hard() {
     check_set("Test_L1_R3", 1);
 }
 
-/// `cargo test --release --test integration analysis:: -- --ignored` (several minutes).
+/// A larger sample of every set: several minutes in a release build.
 #[test]
-#[ignore]
+#[ignore = "several minutes, in release: cargo test --release --test integration -- --ignored analysis::larger_sample"]
 fn larger_sample() {
     for (name, count) in [
         ("Test_L3_R1", 200),

@@ -2,23 +2,9 @@
 //! for byte; weak signs; the principal variation field; JSON; expected scores;
 //! invalid lines; exit codes.
 
-use crate::common;
-
-use std::process::{Command, Output};
+use crate::common::{c4, run_stdin, text};
 
 use c4solver::{Config, Mode, Position7x6, Solver7x6};
-
-fn c4() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_c4solver"))
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    common::output(args, input.as_bytes())
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).unwrap()
-}
 
 /// Lines of the bundled sets (`moves score`) and what the tutorial's final
 /// program prints for their moves with `-a` (`c4solver -a -b /nonexistent`, no

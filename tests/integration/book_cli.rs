@@ -3,26 +3,14 @@
 //! --book` compares, and `book generate` killed and restarted goes on where it
 //! was, dropping a torn record.
 
-use crate::common;
+use crate::common::{c4, run_stdin, text_lossy as text};
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use c4solver::Book7x6;
-
-fn c4() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_c4solver"))
-}
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    common::output(args, stdin.as_bytes())
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("book-cli");
@@ -32,12 +20,12 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn the_empty_board_is_answered_from_the_built_in_book() {
-    let o = run(&["solve"], "\n");
+    let o = run_stdin(&["solve"], "\n");
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     let fields: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(&fields[..2], ["1", "0"], "{out}");
-    let o = run(&["solve", "-w", "--json"], "4\n");
+    let o = run_stdin(&["solve", "-w", "--json"], "4\n");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["nodes"], 0, "{v}");
 }
@@ -72,7 +60,7 @@ fn bad_book_files_are_clear_errors() {
             vec!["book", "info", p],
             vec!["book", "verify", p],
         ] {
-            let o = run(&args, "4\n");
+            let o = run_stdin(&args, "4\n");
             assert_eq!(o.status.code(), Some(2), "{args:?}");
             let err = text(&o.stderr);
             assert!(
@@ -82,7 +70,7 @@ fn bad_book_files_are_clear_errors() {
             assert!(o.stdout.is_empty(), "{args:?}: no answer from a bad book");
         }
     }
-    let o = run(&["solve", "--book", "/no/such/book"], "4\n");
+    let o = run_stdin(&["solve", "--book", "/no/such/book"], "4\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("/no/such/book"));
 }
@@ -90,7 +78,7 @@ fn bad_book_files_are_clear_errors() {
 #[test]
 fn book_info_describes_the_built_in_book() {
     let book = Book7x6::builtin().unwrap();
-    let o = run(&["book", "info", "--json"], "");
+    let o = run_stdin(&["book", "info", "--json"], "");
     assert!(o.status.success(), "{}", text(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["depth"], book.depth());
@@ -105,13 +93,13 @@ fn book_info_describes_the_built_in_book() {
     // The same book from its file.
     let path = scratch("copy.c4book");
     std::fs::write(&path, book.bytes()).unwrap();
-    let o = run(&["book", "info", path.to_str().unwrap()], "");
+    let o = run_stdin(&["book", "info", path.to_str().unwrap()], "");
     assert!(o.status.success());
     let t = text(&o.stdout);
     assert!(t.contains(&format!("entries: {}", book.len())), "{t}");
     assert!(t.contains("| 0 | 1 | 0 | 0 | 1 |"), "{t}");
     // and as the book of a solve
-    let o = run(&["solve", "--book", path.to_str().unwrap()], "\n");
+    let o = run_stdin(&["solve", "--book", path.to_str().unwrap()], "\n");
     assert!(o.status.success());
     assert!(text(&o.stdout).starts_with(" 1 0 "), "{}", text(&o.stdout));
 }
@@ -119,7 +107,7 @@ fn book_info_describes_the_built_in_book() {
 #[test]
 fn bench_with_the_book_shows_both_side_by_side() {
     let set = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testsets/end-easy");
-    let o = run(
+    let o = run_stdin(
         &[
             "bench",
             "--strong",
@@ -151,7 +139,7 @@ fn book_merge_checks_its_shards() {
     )
     .unwrap();
     let out = scratch("merged.c4book");
-    let o = run(
+    let o = run_stdin(
         &[
             "book",
             "merge",
@@ -171,7 +159,7 @@ fn book_merge_checks_its_shards() {
     let whole = scratch("whole.c4book");
     let bytes = Book7x6::builtin().unwrap().bytes().to_vec();
     std::fs::write(&whole, &bytes).unwrap();
-    let o = run(
+    let o = run_stdin(
         &[
             "book",
             "merge",
@@ -265,7 +253,7 @@ fn generate_killed_and_restarted_goes_on() {
     );
     assert!(records(&ckpt) > second);
     // Other arguments on this checkpoint are refused.
-    let r = run(
+    let r = run_stdin(
         &[
             "book", "generate", "--depth", "9", "--shard", "2/4000", "--out", o,
         ],
@@ -286,7 +274,7 @@ fn exported(stones: usize, mirrors: bool) -> Vec<String> {
     if mirrors {
         args.push("--mirrors");
     }
-    let o = run(&args, "");
+    let o = run_stdin(&args, "");
     assert!(o.status.success(), "{}", text(&o.stderr));
     text(&o.stdout).lines().map(String::from).collect()
 }
@@ -304,7 +292,7 @@ fn parsed(line: &str, stones: usize) -> (c4solver::Position7x6, i32) {
 fn read_back(lines: &[String], extra: &[&str]) {
     let mut args = vec!["--json"];
     args.extend_from_slice(extra);
-    let o = run(&args, &lines.join("\n"));
+    let o = run_stdin(&args, &lines.join("\n"));
     assert!(o.status.success(), "{}", text(&o.stderr));
     let rows: Vec<serde_json::Value> = text(&o.stdout)
         .lines()
@@ -320,7 +308,7 @@ fn read_back(lines: &[String], extra: &[&str]) {
 
 #[test]
 fn book_export_counts_equal_book_info_and_every_line_reads_back() {
-    let info = run(&["book", "info", "--json"], "");
+    let info = run_stdin(&["book", "info", "--json"], "");
     assert!(info.status.success(), "{}", text(&info.stderr));
     let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
     for stones in [1, 2, 5, 7] {
@@ -378,7 +366,7 @@ fn book_exports_scores_agree_with_a_book_free_search() {
 
 #[test]
 fn book_export_refuses_the_empty_board_and_layers_the_book_lacks() {
-    let o = run(&["book", "export", "--stones", "0"], "");
+    let o = run_stdin(&["book", "export", "--stones", "0"], "");
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(
@@ -388,11 +376,11 @@ fn book_export_refuses_the_empty_board_and_layers_the_book_lacks() {
     assert!(err.contains("its score in built-in: 1"), "{err}");
     let depth = Book7x6::builtin().unwrap().depth();
     let k = (depth + 1).to_string();
-    let o = run(&["book", "export", "--stones", &k], "");
+    let o = run_stdin(&["book", "export", "--stones", &k], "");
     assert_eq!(o.status.code(), Some(2));
     let want = format!("built-in holds positions of 0 to {depth} stones, not {k}");
     assert!(text(&o.stderr).contains(&want), "{}", text(&o.stderr));
-    let o = run(&["book", "export", "--threads", "2"], "");
+    let o = run_stdin(&["book", "export", "--threads", "2"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("has no --threads option"),
@@ -414,14 +402,14 @@ fn book_export_reads_a_book_file_a_shard_too() {
     )
     .unwrap();
     let path = shard.to_str().unwrap();
-    let o = run(&["book", "export", path, "--mirrors"], "");
+    let o = run_stdin(&["book", "export", path, "--mirrors"], "");
     assert!(o.status.success(), "{}", text(&o.stderr));
     let lines: Vec<String> = text(&o.stdout).lines().map(String::from).collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     let (a, b) = (parsed(&lines[0], 4), parsed(&lines[1], 4));
     assert_eq!((a.0.key(), a.1), (key, -2));
     assert_eq!((b.0, b.1), (a.0.mirror(), -2));
-    let o = run(&["book", "export", path, "--stones", "3"], "");
+    let o = run_stdin(&["book", "export", path, "--stones", "3"], "");
     assert_eq!(o.status.code(), Some(2));
     let want = format!("{path} holds positions of 4 to 4 stones, not 3");
     assert!(text(&o.stderr).contains(&want), "{}", text(&o.stderr));

@@ -1,25 +1,13 @@
 //! End-to-end tests of the `c4solver` binary: stdin, files, every invalid-input
 //! kind, the expected-score check, exit codes, JSON and a closed stdout.
 
-use crate::common;
+use crate::common::{c4, run_stdin, text};
 
 use std::io::{Read, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 const A: &str = "2252576253462244111563365343671351441"; // score -1
 const B: &str = "7422341735647741166133573473242566"; // score 1
-
-fn c4() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_c4solver"))
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    common::output(args, input.as_bytes())
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).unwrap()
-}
 
 /// `(moves, score)` of each output line; empty lines give `None`.
 fn fields(out: &Output) -> Vec<Option<(String, i32)>> {

@@ -2,16 +2,14 @@
 //! `docs/cli.md` are exactly those of `--help`, command by command, and the board
 //! sizes' tables are those of the recorded results.
 
+use crate::common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_c4solver"))
-        .args(args)
-        .arg("--help")
-        .output()
-        .unwrap();
+    let out = common::c4().args(args).arg("--help").output().unwrap();
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }

@@ -330,7 +330,7 @@ fn bench_interrupted_prints_finished_rows() {
         let three = "274552224131661 0\n5455174361263362 -1\n2531276566711153 2\n";
         scratch("long-set", three.repeat(50).as_bytes())
     };
-    let child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+    let child = common::c4()
         .args(["bench", "--solver", "reference", "--strong"])
         .arg(&quick)
         .arg(&long)
@@ -387,7 +387,7 @@ fn generate_rejects_impossible_buckets() {
 fn generate_huge_count_is_interruptible() {
     // Regression: a huge --count aborted at once (capacity overflow).
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+    let mut child = common::c4()
         .args(["generate", "--stage", "end", "--difficulty", "easy"])
         .args(["--count", &usize::MAX.to_string(), "--seed", "3"])
         .stdin(Stdio::null())

@@ -5,6 +5,8 @@
 //! leaves its lines to the others; and a thousand threads asked for one short
 //! line build only what the line needs.
 
+use crate::common::text_lossy as text;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -29,10 +31,6 @@ fn limited(mb: u64, args: &[&str], input: &str) -> Output {
     let _ = stdin.write_all(input.as_bytes());
     drop(stdin);
     child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! The slow line is the empty board (tens of seconds); the tests never wait for it
 //! to finish.
 
+use crate::common;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -28,7 +30,7 @@ fn scratch(name: &str, contents: &str) -> PathBuf {
 
 /// The command, without the opening book: the empty board must take a search.
 fn c4(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_c4solver"));
+    let mut c = common::c4();
     c.args(args)
         .arg("--no-book")
         .stdin(Stdio::null())

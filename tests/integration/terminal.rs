@@ -3,6 +3,8 @@
 //! colour under `NO_COLOR`, and Ctrl-C while `play` thinks leaving no spinner on
 //! the screen (checked on a model of the screen that the output draws).
 
+use crate::common;
+
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -82,10 +84,7 @@ fn bare_c4solver_on_a_terminal_says_how_to_end_the_input() {
     until(&rx, &mut seen, "");
     assert!(child.wait().unwrap().success());
     // Not on a pipe: scripts see only the answers.
-    let out = Command::new(env!("CARGO_BIN_EXE_c4solver"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = common::c4().stdin(Stdio::null()).output().unwrap();
     assert!(out.stderr.is_empty());
 }
 

@@ -177,7 +177,7 @@ fn a_parallel_solver_on_begin_positions() {
 /// 100 ms: seen once in CI with five workers on two cores).
 #[test]
 fn the_command_line_with_workers_prints_what_one_worker_prints() {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let mut input = String::new();
     for (i, e) in common::pons_sample("Test_L2_R1").entries[..300]
         .iter()
@@ -194,7 +194,7 @@ fn the_command_line_with_workers_prints_what_one_worker_prints() {
     let path = dir.join("mixed.txt");
     std::fs::write(&path, &input).unwrap();
     let run = |threads: &str, json: bool| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_c4solver"));
+        let mut c = common::c4();
         c.args(["solve", "--threads", threads]);
         if json {
             c.arg("--json");
@@ -265,9 +265,9 @@ fn the_command_line_with_workers_prints_what_one_worker_prints() {
 /// gives the same file with any number of workers.
 #[test]
 fn generate_gives_the_same_file_with_any_number_of_workers() {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let run = |threads: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+        let out = common::c4()
             .args(["generate", "--stage", "middle", "--difficulty", "easy"])
             .args(["--count", "40", "--seed", "9", "--threads", threads])
             .stdin(Stdio::null())

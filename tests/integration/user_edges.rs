@@ -3,24 +3,13 @@
 //! `book verify`'s count, errors said once, stdout and stdin that fail or are
 //! closed, numbers told as they are, and the checkpoint of a finished book.
 
-use std::io::Write;
+use crate::common::{run_stdin, text_lossy as text};
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_c4solver")
-}
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(bin())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
 }
 
 /// Runs `script` with `sh`, `$C` the binary: for redirections the test harness
@@ -35,10 +24,6 @@ fn shell(script: &str) -> Output {
         .unwrap()
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("user-edges");
     std::fs::create_dir_all(&dir).unwrap();
@@ -51,7 +36,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn stats_are_given_when_the_book_answers() {
     // Regression: nothing on stderr, and no `stats` field.
-    let out = run(&["--stats"], "4455\n");
+    let out = run_stdin(&["--stats"], "4455\n");
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).starts_with("4455 18 0 "));
     let err = text(&out.stderr);
@@ -59,13 +44,13 @@ fn stats_are_given_when_the_book_answers() {
         err.starts_with("c4solver: table stats: probes=0 hits=0 "),
         "{err}"
     );
-    let out = run(&["--stats", "--json"], "4455\n");
+    let out = run_stdin(&["--stats", "--json"], "4455\n");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["nodes"], 0);
     assert_eq!(v["stats"]["probes"], 0);
     assert_eq!(v["stats"]["searches"], 0);
     // A search past the book counts as before.
-    let out = run(&["--stats", "--json"], "274552224131661\n");
+    let out = run_stdin(&["--stats", "--json"], "274552224131661\n");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stats"]["searches"], 1);
     assert!(v["stats"]["probes"].as_u64().unwrap() > 0);
@@ -75,10 +60,10 @@ fn stats_are_given_when_the_book_answers() {
 #[test]
 fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
     let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/c4solver/books/7x6.c4book");
-    let file = run(&["--size", "4x4", "--book", book.to_str().unwrap()], "22\n");
+    let file = run_stdin(&["--size", "4x4", "--book", book.to_str().unwrap()], "22\n");
     assert_eq!(file.status.code(), Some(2), "{}", text(&file.stderr));
     // Regression: accepted, and answered with no book at all.
-    let builtin = run(&["--size", "4x4", "--book", "builtin"], "22\n");
+    let builtin = run_stdin(&["--size", "4x4", "--book", "builtin"], "22\n");
     assert_eq!(builtin.status.code(), Some(2));
     assert_eq!(
         text(&builtin.stderr),
@@ -87,14 +72,14 @@ fn the_built_in_book_is_refused_on_another_board_as_a_book_file_is() {
     );
     assert!(builtin.stdout.is_empty());
     // Without --book, a 4x4 board has no book and searches, as documented.
-    let out = run(&["--size", "4x4"], "22\n");
+    let out = run_stdin(&["--size", "4x4"], "22\n");
     assert_eq!(out.status.code(), Some(0));
 }
 
 /// Generates a 4x4 book of `stones` stones into `out` (seconds at most).
 #[cfg(feature = "all-sizes")]
 fn generate_4x4(stones: &str, out: &std::path::Path) -> Output {
-    run(
+    run_stdin(
         &[
             "--size",
             "4x4",
@@ -117,7 +102,7 @@ fn book_verify_counts_the_entries_above_the_deepest_layer() {
     let out = scratch("verify-5.c4book");
     let made = generate_4x4("5", &out);
     assert_eq!(made.status.code(), Some(0), "{}", text(&made.stderr));
-    let v = run(
+    let v = run_stdin(
         &[
             "--size",
             "4x4",
@@ -185,7 +170,7 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
     let shard = scratch("finished-shard.c4book");
     let shard_ckpt = PathBuf::from(format!("{}.ckpt", shard.display()));
     let _ = std::fs::remove_file(&shard_ckpt);
-    let made = run(
+    let made = run_stdin(
         &[
             "--size",
             "4x4",
@@ -209,7 +194,7 @@ fn a_finished_book_leaves_no_checkpoint_and_is_not_made_again() {
 fn a_file_error_is_said_once() {
     // Regression: "No such file or directory (os error 2): No such file or
     // directory (os error 2)".
-    let out = run(
+    let out = run_stdin(
         &[
             "book",
             "generate",
@@ -231,7 +216,7 @@ fn a_file_error_is_said_once() {
     assert_eq!(made.status.code(), Some(0), "{}", text(&made.stderr));
     let dir = scratch("merge-into");
     std::fs::create_dir_all(&dir).unwrap();
-    let out = run(
+    let out = run_stdin(
         &[
             "--size",
             "4x4",
@@ -305,7 +290,7 @@ fn numbers_are_told_as_they_are() {
         &["bench", "--limit", "0"][..],
         &["book", "verify", "x.c4book", "--sample", "0"][..],
     ] {
-        let out = run(args, "");
+        let out = run_stdin(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
         assert!(
@@ -314,7 +299,7 @@ fn numbers_are_told_as_they_are() {
         );
     }
     // A score of 2,000 digits: out of range, not "not a number", and cut.
-    let out = run(&[], &format!("4455 {}\n", "9".repeat(2000)));
+    let out = run_stdin(&[], &format!("4455 {}\n", "9".repeat(2000)));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -324,12 +309,12 @@ fn numbers_are_told_as_they_are() {
         )
     );
     // Of 5,000 digits: the line is cut at 4096 bytes, and the message is short.
-    let out = run(&[], &format!("4455 {}\n", "9".repeat(5000)));
+    let out = run_stdin(&[], &format!("4455 {}\n", "9".repeat(5000)));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.len() < 200 && err.contains("is out of range"), "{err}");
     // A 10 MB line to `play` is not repeated in full.
-    let out = run(
+    let out = run_stdin(
         &["play", "--start", "4455"],
         &format!("{}\nq\n", "z".repeat(10 << 20)),
     );

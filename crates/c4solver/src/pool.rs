@@ -685,14 +685,15 @@ mod tests {
     fn workers_are_built_as_the_jobs_come() {
         // One job asked of 1,024 workers: the first and one spare are built.
         let built = AtomicUsize::new(0);
+        let counted = |i| {
+            built.fetch_add(1, Ordering::SeqCst);
+            plain(i)
+        };
         let stop = StopFlag::new();
         let mut got = Vec::new();
         run(
             1024,
-            |i| {
-                built.fetch_add(1, Ordering::SeqCst);
-                plain(i)
-            },
+            counted,
             FromIter(0..1u64),
             8,
             &stop,
@@ -709,10 +710,7 @@ mod tests {
         built.store(0, Ordering::SeqCst);
         run(
             5,
-            |i| {
-                built.fetch_add(1, Ordering::SeqCst);
-                plain(i)
-            },
+            counted,
             FromIter(0..1000u64),
             8,
             &stop,

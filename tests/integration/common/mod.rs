@@ -46,12 +46,33 @@ pub fn bundled_set(name: &str) -> TestSet {
     TestSet::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The `c4solver` binary, ready for its arguments.
+pub fn c4() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_c4solver"))
+}
+
+/// Output as text, which must be UTF-8.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+/// Output as text, bytes that are not UTF-8 replaced (for output that may echo
+/// them, or that is only looked into).
+pub fn text_lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs the `c4solver` binary with `args` and `input` on stdin, as [`output`].
+pub fn run_stdin(args: &[&str], input: &str) -> Output {
+    output(args, input.as_bytes())
+}
+
 /// Runs the `c4solver` binary with `args`, `stdin` written to it from a thread (so
 /// that a large input cannot block on a full output pipe): its whole output. A run
 /// that is refused at once, or stops reading early, may close its stdin: a failed
 /// write is ignored.
 pub fn output(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4solver"))
+    let mut child = c4()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

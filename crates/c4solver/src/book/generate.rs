@@ -14,13 +14,9 @@
 //!
 //! | checkpoint bytes | field |
 //! |---|---|
-//! | 0..8 | magic `c4ckpt\n\0` |
-//! | 8..10 | version 1 |
-//! | 10, 11, 12 | board width, height, depth |
-//! | 13 | bytes of a key when more than 8 (16 on a board over 64 bits), else 0 |
-//! | 14..16, 16..18 | shard index and count |
-//! | 18..24 | 0 |
-//! | 24..32 | positions of the shard's deepest layer |
+//! | 0..32 | a book's header (`header.rs`): magic `c4ckpt\n\0`, version 1, board, depth, |
+//! | | key tag at 13 (bytes of a key when more than 8, else 0), shard, 18..24 zero, |
+//! | | positions of the shard's deepest layer at 24..32 |
 //! | 32..36 | CRC-32 of bytes 0..32, then 28 bytes of 0 (the header is 64 bytes) |
 //! | then, per record: 0..8 | canonical key |
 //! | 8..16 | nodes searched |
@@ -46,6 +42,7 @@ use std::time::Duration;
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
 use web_time::Instant;
 
+use super::header::FileHeader;
 use super::layers::{self, Shard, block_len};
 use super::{Book, BookError, get_key, key_tag, put_key, v2};
 use crate::bits::Bits;
@@ -354,19 +351,23 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
         &self.checkpoint
     }
 
+    /// The checkpoint's header: the book's 32 bytes, their CRC-32, zeros.
     fn header(&self) -> [u8; HEADER] {
+        let shard = (self.options.shard.index, self.options.shard.count);
+        let file = FileHeader {
+            lowest: key_tag::<B>(),
+            ..FileHeader::new::<W, H>(
+                MAGIC,
+                VERSION,
+                self.options.depth,
+                shard,
+                self.plan.len() as u64,
+            )
+        };
         let mut h = [0u8; HEADER];
-        h[0..8].copy_from_slice(&MAGIC);
-        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
-        h[10] = W as u8;
-        h[11] = H as u8;
-        h[12] = self.options.depth as u8;
-        h[13] = key_tag::<B>();
-        h[14..16].copy_from_slice(&self.options.shard.index.to_le_bytes());
-        h[16..18].copy_from_slice(&self.options.shard.count.to_le_bytes());
-        h[24..32].copy_from_slice(&(self.plan.len() as u64).to_le_bytes());
-        let crc = crc32fast::hash(&h[..32]);
-        h[32..36].copy_from_slice(&crc.to_le_bytes());
+        h[..FileHeader::LEN].copy_from_slice(file.as_bytes());
+        let crc = crc32fast::hash(file.as_bytes());
+        h[FileHeader::LEN..FileHeader::LEN + 4].copy_from_slice(&crc.to_le_bytes());
         h
     }
 
@@ -399,25 +400,25 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
         };
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(|e| self.io(e))?;
-        if bytes.len() < HEADER || bytes[..8] != MAGIC {
-            return Err(self.bad("not a c4solver checkpoint".to_string()));
-        }
-        if bytes[13] != header[13] {
+        let file = match FileHeader::read(&bytes) {
+            Some(file) if bytes.len() >= HEADER && file.magic == MAGIC => file,
+            _ => return Err(self.bad("not a c4solver checkpoint".to_string())),
+        };
+        // A checkpoint keeps its key tag where a book keeps its lowest layer.
+        if file.lowest != key_tag::<B>() {
             let bits = |tag: u8| if tag == 0 { 64 } else { 8 * usize::from(tag) };
             return Err(self.bad(format!(
                 "its positions are keyed on {} bits, this board's on {}",
-                bits(bytes[13]),
+                bits(file.lowest),
                 B::BITS
             )));
         }
         if bytes[..HEADER] != header {
-            let depth = bytes[12];
-            let index = u16::from_le_bytes([bytes[14], bytes[15]]);
-            let count = u16::from_le_bytes([bytes[16], bytes[17]]);
+            let (index, count) = file.shard();
             return Err(self.bad(format!(
-                "made for a {}x{} board, depth {depth}, shard {index}/{count}, not for these \
+                "made for a {}x{} board, depth {}, shard {index}/{count}, not for these \
                  arguments (depth {}, shard {}); give its arguments or remove it",
-                bytes[10], bytes[11], self.options.depth, self.options.shard
+                file.width, file.height, file.depth, self.options.depth, self.options.shard
             )));
         }
         let body = &bytes[HEADER..];
@@ -856,6 +857,40 @@ mod tests {
         }
         let _ = std::fs::remove_dir_all(&dir);
         println!("both refused");
+    }
+
+    /// A checkpoint's 64-byte header, pinned byte for byte.
+    #[test]
+    fn checkpoint_headers_keep_their_bytes() {
+        let dir = std::env::temp_dir().join(format!("c4solver-ckpt-pin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = Options {
+            depth: 4,
+            shard: Shard { index: 1, count: 2 },
+            threads: 1,
+            config: Config::default(),
+        };
+        let narrow = Generation::<4, 4>::open(options, &dir.join("narrow")).unwrap();
+        let wide = Generation::<4, 4, u128>::open(options, &dir.join("wide")).unwrap();
+        // Magic, version 1, 4x4, depth 4, key tag (0, or 16 bytes), shard 1 of 2,
+        // 64 positions, then the CRC-32 of the first 32 bytes and zeros.
+        let header = |tag: u8, crc: [u8; 4]| {
+            let mut h = [0u8; 64];
+            h[..8].copy_from_slice(b"c4ckpt\n\0");
+            h[8..18].copy_from_slice(&[1, 0, 4, 4, 4, tag, 1, 0, 2, 0]);
+            h[24] = 64;
+            h[32..36].copy_from_slice(&crc);
+            h
+        };
+        assert_eq!(
+            std::fs::read(narrow.checkpoint()).unwrap(),
+            header(0, [176, 8, 238, 186])
+        );
+        assert_eq!(
+            std::fs::read(wide.checkpoint()).unwrap(),
+            header(16, [186, 51, 172, 169])
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     fn round_trip<B: Bits>(key: B) {

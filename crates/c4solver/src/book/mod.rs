@@ -8,7 +8,9 @@
 //!
 //! # File format (version 1)
 //!
-//! All integers little-endian. A header of 32 bytes, then the entries.
+//! All integers little-endian. A header of 32 bytes, then the entries. Every
+//! book file and the generation's checkpoint open with these 32 bytes, read and
+//! written through one typed struct (`header.rs`).
 //!
 //! | offset | bytes | field |
 //! |---:|---:|---|
@@ -44,6 +46,7 @@
 
 mod export;
 mod generate;
+mod header;
 mod known;
 mod layers;
 pub mod shard;
@@ -67,6 +70,7 @@ use serde::Serialize;
 
 use crate::bits::Bits;
 use crate::position::Board;
+use header::{FileHeader, checksum, seal};
 
 /// The first 8 bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"c4book\n\0";
@@ -74,9 +78,7 @@ pub const MAGIC: [u8; 8] = *b"c4book\n\0";
 /// `v2::VERSION`.
 pub const VERSION: u16 = 1;
 /// Bytes of the header.
-pub const HEADER_BYTES: usize = 32;
-/// Where the checksum lies in the header.
-const CRC_AT: usize = 20;
+pub const HEADER_BYTES: usize = FileHeader::LEN;
 
 /// The book built into the binary: every 7x6 position up to its depth (see
 /// `books/README.md`).
@@ -387,33 +389,22 @@ impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
             let raw = Arc::get_mut(&mut book.raw).expect("a new book");
             raw.format = Format::CompactShard;
             raw.file_len = file_len;
-            raw.header.checksum =
-                u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4 bytes"));
+            raw.header.checksum = FileHeader::read(&bytes)
+                .expect("a parsed shard has a header")
+                .checksum
+                .get();
             return Ok(book);
         }
-        let header = read_header(&bytes)?;
-        if (header.width as usize, header.height as usize) != (W, H) {
-            return Err(BookError::WrongBoard {
-                width: header.width,
-                height: header.height,
-                want_width: W,
-                want_height: H,
-            });
-        }
+        let (header, file) = read_header(&bytes)?;
+        file.check_board::<W, H>()?;
         if header.depth as usize >= W * H {
             return Err(BookError::BadHeader(format!(
                 "depth {} out of range for a {W}x{H} board",
                 header.depth
             )));
         }
-        if u16::from_le_bytes([bytes[8], bytes[9]]) == v2::VERSION {
-            let layers = v2::parse::<W, H, B>(
-                &bytes,
-                header.depth as usize,
-                header.entries,
-                header.checksum,
-                check_entries,
-            )?;
+        if file.version.get() == v2::VERSION {
+            let layers = v2::parse::<W, H, B>(&bytes, &file, check_entries)?;
             let file_len = bytes.len();
             return Ok(Book {
                 raw: Arc::new(Raw {
@@ -428,10 +419,10 @@ impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
         }
         let entry_bytes = entry_bytes(W, H);
         let score_bits = score_bits(W, H);
-        if bytes[18] as usize != entry_bytes || bytes[19] as u32 != score_bits {
+        if file.key_bytes as usize != entry_bytes || file.score_bits as u32 != score_bits {
             return Err(BookError::BadHeader(format!(
                 "{} bytes per entry and {} score bits, not {entry_bytes} and {score_bits}",
-                bytes[18], bytes[19]
+                file.key_bytes, file.score_bits
             )));
         }
         if header.depth as usize >= W * H || header.lowest > header.depth {
@@ -734,28 +725,26 @@ impl<const W: usize, const H: usize, B: Bits> Iterator for Entries<'_, W, H, B> 
 
 impl<const W: usize, const H: usize, B: Bits> ExactSizeIterator for Entries<'_, W, H, B> {}
 
-/// Reads the header fields (no check of the board or of the entries).
-fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
-    if bytes.len() < HEADER_BYTES {
-        return Err(BookError::TooShort { len: bytes.len() });
-    }
-    if bytes[..8] != MAGIC {
+/// Reads the header of a version-1 or version-2 book: its fields, and the
+/// file's header as it lies (no check of the board or of the entries).
+fn read_header(bytes: &[u8]) -> Result<(Header, FileHeader), BookError> {
+    let file = *FileHeader::read(bytes).ok_or(BookError::TooShort { len: bytes.len() })?;
+    if file.magic != MAGIC {
         return Err(BookError::BadMagic);
     }
-    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-    let version = u16_at(8);
+    let version = file.version.get();
     if version != VERSION && version != v2::VERSION {
         return Err(BookError::Version { found: version });
     }
     let header = Header {
-        width: bytes[10],
-        height: bytes[11],
-        depth: bytes[12],
-        lowest: bytes[13],
-        shard_index: u16_at(14),
-        shard_count: u16_at(16),
-        entries: u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes")),
-        checksum: u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4 bytes")),
+        width: file.width,
+        height: file.height,
+        depth: file.depth,
+        lowest: file.lowest,
+        shard_index: file.shard_index.get(),
+        shard_count: file.shard_count.get(),
+        entries: file.entries.get(),
+        checksum: file.checksum.get(),
     };
     if header.shard_count == 0 || header.shard_index == 0 || header.shard_index > header.shard_count
     {
@@ -769,7 +758,7 @@ fn read_header(bytes: &[u8]) -> Result<Header, BookError> {
             "a shard holds more than its deepest layer".to_string(),
         ));
     }
-    Ok(header)
+    Ok((header, file))
 }
 
 /// What a file records of the word its keys were written (and hashed) on:
@@ -795,16 +784,6 @@ fn get_key<B: Bits>(bytes: &[u8]) -> B {
     B::from_u128(u128::from_le_bytes(word))
 }
 
-/// CRC-32 of `bytes` with the checksum field read as zero (a book's or a
-/// compact shard's: both keep it at [`CRC_AT`]).
-fn checksum(bytes: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new();
-    h.update(&bytes[..CRC_AT]);
-    h.update(&[0; 4]);
-    h.update(&bytes[CRC_AT + 4..]);
-    h.finalize()
-}
-
 /// Writes a book or shard file's bytes.
 ///
 /// `entries` are (canonical key, score) pairs in strictly ascending key order;
@@ -823,21 +802,19 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
     debug_assert!(lowest <= depth && depth < W * H);
     let eb = entry_bytes(W, H);
     let sb = score_bits(W, H);
+    let header = FileHeader {
+        lowest: lowest as u8,
+        key_bytes: eb as u8,
+        score_bits: sb as u8,
+        ..FileHeader::new::<W, H>(MAGIC, VERSION, depth, shard, entries.len() as u64)
+    };
     let mut out = Vec::with_capacity(HEADER_BYTES + entries.len() * eb);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&[W as u8, H as u8, depth as u8, lowest as u8]);
-    out.extend_from_slice(&shard.0.to_le_bytes());
-    out.extend_from_slice(&shard.1.to_le_bytes());
-    out.extend_from_slice(&[eb as u8, sb as u8]);
-    out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
     for &(key, score) in entries {
         let v = (key.to_u128() << sb) | (score - Board::<W, H, B>::MIN_SCORE) as u128;
         out.extend_from_slice(&v.to_le_bytes()[..eb]);
     }
-    let crc = checksum(&out);
-    out[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    seal(&mut out);
     out
 }
 
@@ -858,6 +835,20 @@ mod tests {
         entries.sort_unstable();
         entries.dedup();
         encode::<4, 4, u64>(2, 0, (1, 1), &entries)
+    }
+
+    /// A whole 4x4 version-2 book of depth 2 with made-up scores in range.
+    pub(super) fn small_v2_book() -> Vec<u8> {
+        let entries: Vec<Vec<(u64, i32)>> = layers::layers::<4, 4, u64>(2)
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .enumerate()
+                    .map(|(i, &k)| (k, i as i32 % 3 - 1))
+                    .collect()
+            })
+            .collect();
+        v2::encode::<4, 4, u64>(&entries)
     }
 
     #[test]
@@ -886,10 +877,14 @@ mod tests {
 
     #[test]
     fn every_corrupted_byte_is_refused() {
-        let bytes = sample();
+        assert_flips_refused(&sample(), &[1, 0x80, 0xff]);
+    }
+
+    /// Every byte of `bytes` (a 4x4 book) xor each of `flips` is refused.
+    pub(super) fn assert_flips_refused(bytes: &[u8], flips: &[u8]) {
         for i in 0..bytes.len() {
-            for flip in [1u8, 0x80, 0xff] {
-                let mut bad = bytes.clone();
+            for &flip in flips {
+                let mut bad = bytes.to_vec();
                 bad[i] ^= flip;
                 assert!(
                     Book::<4, 4>::from_bytes(bad).is_err(),
@@ -899,9 +894,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_truncation_and_extension_is_refused() {
-        let bytes = sample();
+    /// Every proper prefix of `bytes` (a 4x4 book) is refused as too short.
+    pub(super) fn assert_truncations_refused(bytes: &[u8]) {
         for len in 0..bytes.len() {
             let err = Book::<4, 4>::from_bytes(bytes[..len].to_vec()).unwrap_err();
             assert!(
@@ -912,6 +906,12 @@ mod tests {
                 "{len}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn every_truncation_and_extension_is_refused() {
+        let bytes = sample();
+        assert_truncations_refused(&bytes);
         let mut long = bytes.clone();
         long.push(0);
         assert!(matches!(
@@ -950,8 +950,7 @@ mod tests {
         let eb = entry_bytes(4, 4);
         let (a, b) = bytes[HEADER_BYTES..].split_at_mut(eb);
         a.swap_with_slice(&mut b[..eb]);
-        let crc = checksum(&bytes);
-        bytes[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+        seal(&mut bytes);
         assert!(matches!(
             Book::<4, 4>::from_bytes(bytes),
             Err(BookError::BadEntry {
@@ -972,6 +971,74 @@ mod tests {
         ));
         assert_eq!(shard.score(&Small::parse("12").unwrap()), Some(1));
         assert_eq!(shard.score(&Small::parse("1").unwrap()), None);
+    }
+
+    /// The bytes every writer makes of a small input, pinned (length and CRC-32 of
+    /// the whole file, the 32-byte header in full): a change of any layout shows.
+    #[test]
+    fn written_files_keep_their_bytes() {
+        let pin = |bytes: &[u8]| (bytes.len(), crc32fast::hash(bytes), bytes[..32].to_vec());
+        let v1 = sample();
+        let v2 = small_v2_book();
+        let wide: Vec<Vec<(u128, i32)>> = layers::layers::<4, 4, u128>(2)
+            .iter()
+            .map(|l| l.iter().map(|&k| (k, 0)).collect())
+            .collect();
+        let v2_wide = v2::encode::<4, 4, u128>(&wide);
+        let share = Shard { index: 1, count: 2 };
+        let mut keys = share.select(&layers::layers::<4, 4, u64>(2)[2]);
+        keys.sort_unstable();
+        let entries: Vec<(u64, i32)> = keys.iter().map(|&k| (k, 1)).collect();
+        let compact = shard::encode::<4, 4, u64>(2, share, &entries);
+        let head = |magic: &[u8; 8], fields: [u8; 16], entries: u8| {
+            let mut h = magic.to_vec();
+            h.extend_from_slice(&fields);
+            h.extend_from_slice(&[entries, 0, 0, 0, 0, 0, 0, 0]);
+            h
+        };
+        // Version, 4x4, depth 2, lowest, shard, byte 18 and 19, checksum.
+        let fields = |version: u8, shard: [u8; 4], tag: [u8; 2], crc: [u8; 4]| {
+            let mut f = [
+                version, 0, 4, 4, 2, 0, 0, 0, 0, 0, tag[0], tag[1], 0, 0, 0, 0,
+            ];
+            f[6..10].copy_from_slice(&shard);
+            f[12..16].copy_from_slice(&crc);
+            f
+        };
+        let whole = [1, 0, 1, 0];
+        let cases = [
+            (v1, 56, 3619754194, 1, whole, [4, 5], [147, 193, 119, 89], 6),
+            (
+                v2,
+                194,
+                2509818202,
+                2,
+                whole,
+                [0, 0],
+                [152, 108, 48, 31],
+                11,
+            ),
+            (
+                v2_wide,
+                191,
+                2158170160,
+                2,
+                whole,
+                [16, 0],
+                [77, 7, 37, 219],
+                11,
+            ),
+        ];
+        for (bytes, len, crc, version, shard, tag, crc_bytes, entries) in cases {
+            let want = head(&MAGIC, fields(version, shard, tag, crc_bytes), entries);
+            assert_eq!(pin(&bytes), (len, crc, want), "version {version}");
+        }
+        let want = head(
+            &shard::MAGIC,
+            fields(1, [1, 0, 2, 0], [0, 0], [213, 204, 185, 76]),
+            8,
+        );
+        assert_eq!(pin(&compact), (48, 3518918989, want));
     }
 
     #[test]

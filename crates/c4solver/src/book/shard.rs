@@ -21,8 +21,9 @@
 //! so a reader enumerates the layer; the fingerprint proves that it found the
 //! same positions as the writer.
 
+use super::header::{FileHeader, checksum as crc, seal};
 use super::layers::{self, Shard};
-use super::{BookError, CRC_AT, checksum as crc, key_tag, put_key};
+use super::{BookError, key_tag, put_key};
 use crate::bits::Bits;
 use crate::position::Board;
 
@@ -30,8 +31,8 @@ use crate::position::Board;
 pub const MAGIC: [u8; 8] = *b"c4shard\0";
 /// The version this code reads and writes.
 pub const VERSION: u16 = 1;
-/// Bytes of the header.
-pub const HEADER_BYTES: usize = 40;
+/// Bytes of the header: the 32 that open every book file, and the fingerprint.
+pub const HEADER_BYTES: usize = FileHeader::LEN + 8;
 
 /// FNV-1a, 64 bits, of the keys' little-endian bytes (`B::BITS / 8` each).
 pub fn fingerprint<B: Bits>(keys: &[B]) -> u64 {
@@ -55,18 +56,21 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
 ) -> Vec<u8> {
     debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
     let keys: Vec<B> = entries.iter().map(|&(k, _)| k).collect();
+    let header = FileHeader {
+        key_bytes: key_tag::<B>(),
+        ..FileHeader::new::<W, H>(
+            MAGIC,
+            VERSION,
+            depth,
+            (shard.index, shard.count),
+            entries.len() as u64,
+        )
+    };
     let mut out = Vec::with_capacity(HEADER_BYTES + entries.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
-    out.extend_from_slice(&shard.index.to_le_bytes());
-    out.extend_from_slice(&shard.count.to_le_bytes());
-    out.extend_from_slice(&[key_tag::<B>(), 0, 0, 0, 0, 0]);
-    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&fingerprint(&keys).to_le_bytes());
     out.extend(entries.iter().map(|&(_, s)| s as i8 as u8));
-    let c = crc(&out);
-    out[CRC_AT..CRC_AT + 4].copy_from_slice(&c.to_le_bytes());
+    seal(&mut out);
     out
 }
 
@@ -90,34 +94,33 @@ pub struct Contents<B = u64> {
 pub fn parse<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
 ) -> Result<Contents<B>, BookError> {
-    if bytes.len() < HEADER_BYTES {
+    let (Some(file), Some(print)) = (
+        FileHeader::read(bytes),
+        bytes.get(FileHeader::LEN..HEADER_BYTES),
+    ) else {
         return Err(BookError::TooShort { len: bytes.len() });
-    }
-    if bytes[..8] != MAGIC {
+    };
+    if file.magic != MAGIC {
         return Err(BookError::BadMagic);
     }
-    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-    if u16_at(8) != VERSION {
-        return Err(BookError::Version { found: u16_at(8) });
-    }
-    if (bytes[10] as usize, bytes[11] as usize) != (W, H) {
-        return Err(BookError::WrongBoard {
-            width: bytes[10],
-            height: bytes[11],
-            want_width: W,
-            want_height: H,
+    if file.version.get() != VERSION {
+        return Err(BookError::Version {
+            found: file.version.get(),
         });
     }
-    let depth = bytes[12] as usize;
-    let (index, count) = (u16_at(14), u16_at(16));
-    if bytes[18] != key_tag::<B>() && matches!(bytes[18], 0 | 16) {
+    file.check_board::<W, H>()?;
+    let depth = file.depth as usize;
+    let (index, count) = file.shard();
+    if file.key_bytes != key_tag::<B>() && matches!(file.key_bytes, 0 | 16) {
         return Err(BookError::KeyWidth {
-            found: if bytes[18] == 0 { 64 } else { 128 },
+            found: if file.key_bytes == 0 { 64 } else { 128 },
             want: B::BITS,
         });
     }
-    if depth >= W * H || bytes[13] != 0 || bytes[18..20] != [key_tag::<B>(), 0] {
+    if depth >= W * H
+        || file.lowest != 0
+        || (file.key_bytes, file.score_bits) != (key_tag::<B>(), 0)
+    {
         return Err(BookError::BadHeader(format!(
             "a shard of depth {depth} on a {W}x{H} board"
         )));
@@ -125,7 +128,7 @@ pub fn parse<const W: usize, const H: usize, B: Bits>(
     if index == 0 || index > count {
         return Err(BookError::BadHeader(format!("shard {index} of {count}")));
     }
-    let entries = u64_at(24);
+    let entries = file.entries.get();
     if entries.checked_add(HEADER_BYTES as u64) != Some(bytes.len() as u64) {
         return Err(BookError::Length {
             entries,
@@ -133,17 +136,14 @@ pub fn parse<const W: usize, const H: usize, B: Bits>(
             found: bytes.len(),
         });
     }
-    let (stored, computed) = (
-        u32::from_le_bytes(bytes[CRC_AT..CRC_AT + 4].try_into().expect("4")),
-        crc(bytes),
-    );
+    let (stored, computed) = (file.checksum.get(), crc(bytes));
     if stored != computed {
         return Err(BookError::Checksum { stored, computed });
     }
     let shard = Shard { index, count };
     let mut keys = shard.select(&layers::cached::<W, H, B>(depth)[depth]);
     keys.sort_unstable();
-    if keys.len() as u64 != entries || fingerprint(&keys) != u64_at(32) {
+    if keys.len() as u64 != entries || fingerprint(&keys).to_le_bytes() != print {
         return Err(BookError::BadHeader(format!(
             "shard {shard} of layer {depth} holds {} positions, not these {entries}",
             keys.len()

@@ -38,14 +38,49 @@ use std::sync::OnceLock;
 use ph::fmph::{GOBuildConf, GOConf, GOFunction, TwoToPowerBitsStatic};
 use ph::seedable_hash::BuildWyHash;
 
-use super::{BookError, CRC_AT, HEADER_BYTES, MAGIC, checksum, key_tag};
+use super::header::{FileHeader, Le, checksum, seal};
+use super::{BookError, HEADER_BYTES, MAGIC, key_tag};
 use crate::bits::Bits;
 use crate::position::Board;
 
 /// The version number of this format.
 pub(super) const VERSION: u16 = 2;
 /// Bytes of a layer's record.
-const LAYER_BYTES: usize = 32;
+const LAYER_BYTES: usize = std::mem::size_of::<Record>();
+
+/// A layer's record in the file (the table of the module's documentation).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Record {
+    /// Positions of the layer.
+    len: Le<8>,
+    /// The layer's lowest score, a signed byte.
+    low: u8,
+    /// Bits per score.
+    bits: u8,
+    /// Zero.
+    zero: [u8; 6],
+    /// Bytes of the hash.
+    hash_len: Le<8>,
+    /// Bytes of the scores.
+    score_len: Le<8>,
+}
+
+const _: () = assert!(LAYER_BYTES == 32 && std::mem::align_of::<Record>() == 1);
+
+// SAFETY: `repr(C)`, every field `Pod` of alignment 1, no padding (checked
+// above): any bytes are a value.
+unsafe impl bytemuck::Zeroable for Record {}
+// SAFETY: as above.
+unsafe impl bytemuck::Pod for Record {}
+
+impl Record {
+    /// The record of layer `s` of a file whose records are all there.
+    fn at(bytes: &[u8], s: usize) -> &Record {
+        let r = HEADER_BYTES + s * LAYER_BYTES;
+        bytemuck::from_bytes(&bytes[r..r + LAYER_BYTES])
+    }
+}
 
 /// The hash of one layer: named so that another default of the crate (its
 /// group and seed sizes, its hasher) can never change what a file means.
@@ -100,26 +135,28 @@ pub(super) fn encode<const W: usize, const H: usize, B: Bits>(layers: &[Vec<(B, 
                 u16::from_le_bytes([scores[at / 8], scores[at / 8 + 1]]) | (value << (at % 8));
             scores[at / 8..at / 8 + 2].copy_from_slice(&window.to_le_bytes());
         }
-        records.extend_from_slice(&(layer.len() as u64).to_le_bytes());
-        records.extend_from_slice(&[low as i8 as u8, bits as u8, 0, 0, 0, 0, 0, 0]);
-        records.extend_from_slice(&(hash_bytes.len() as u64).to_le_bytes());
-        records.extend_from_slice(&(scores.len() as u64).to_le_bytes());
+        let record = Record {
+            len: (layer.len() as u64).into(),
+            low: low as i8 as u8,
+            bits: bits as u8,
+            zero: [0; 6],
+            hash_len: (hash_bytes.len() as u64).into(),
+            score_len: (scores.len() as u64).into(),
+        };
+        records.extend_from_slice(bytemuck::bytes_of(&record));
         body.extend_from_slice(&hash_bytes);
         body.extend_from_slice(&scores);
         total += layer.len() as u64;
     }
+    let header = FileHeader {
+        key_bytes: key_tag::<B>(),
+        ..FileHeader::new::<W, H>(MAGIC, VERSION, depth, (1, 1), total)
+    };
     let mut out = Vec::with_capacity(HEADER_BYTES + records.len() + body.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&[W as u8, H as u8, depth as u8, 0]);
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&[key_tag::<B>(), 0, 0, 0, 0, 0]);
-    out.extend_from_slice(&total.to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&records);
     out.extend_from_slice(&body);
-    let crc = checksum(&out);
-    out[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    seal(&mut out);
     out
 }
 
@@ -140,27 +177,41 @@ pub(super) fn encode_entries<const W: usize, const H: usize, B: Bits>(
     encode::<W, H, B>(&layers)
 }
 
-/// Reads the layers of a version-2 book whose header (board, depth, entry count)
-/// is already read; checks the lengths and, if `check_whole` (a file), the
-/// checksum and that every hash reads back and maps its layer's count. Otherwise
-/// (the built-in book, whose bytes the tests check whole) each hash is read on its
-/// first look-up, and the checksum not at all: it would touch every page of the
-/// 8 MB book at each process start.
+/// Reads the layers of a version-2 book whose header `file` (board, depth, entry
+/// count) is already read; checks the rest of the header, the lengths and, if
+/// `check_whole` (a file), the checksum and that every hash reads back and maps
+/// its layer's count. Otherwise (the built-in book, whose bytes the tests check
+/// whole) each hash is read on its first look-up, and the checksum not at all: it
+/// would touch every page of the 8 MB book at each process start.
 pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
-    depth: usize,
-    entries: u64,
-    stored_crc: u32,
+    file: &FileHeader,
     check_whole: bool,
 ) -> Result<Vec<Layer>, BookError> {
-    let bad = |m: String| BookError::BadHeader(m);
-    if bytes[13] != 0 || bytes[14..18] != [1, 0, 1, 0] || bytes[19] != 0 {
-        return Err(bad(
-            "a version-2 book is whole: lowest 0, shard 1 of 1".to_string()
+    check_header::<B>(file)?;
+    let spans = spans::<W, H, B>(bytes, file)?;
+    if check_whole {
+        let (stored, computed) = (file.checksum.get(), checksum(bytes));
+        if computed != stored {
+            return Err(BookError::Checksum { stored, computed });
+        }
+    }
+    spans
+        .into_iter()
+        .enumerate()
+        .map(|(s, span)| layer(bytes, s, span, check_whole))
+        .collect()
+}
+
+/// Fails unless `file` is the header of a whole version-2 book keyed on `B`.
+fn check_header<B: Bits>(file: &FileHeader) -> Result<(), BookError> {
+    if file.lowest != 0 || file.shard() != (1, 1) || file.score_bits != 0 {
+        return Err(BookError::BadHeader(
+            "a version-2 book is whole: lowest 0, shard 1 of 1".to_string(),
         ));
     }
-    if bytes[18] != key_tag::<B>() {
-        return Err(match bytes[18] {
+    if file.key_bytes != key_tag::<B>() {
+        return Err(match file.key_bytes {
             0 => BookError::KeyWidth {
                 found: 64,
                 want: B::BITS,
@@ -169,9 +220,36 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
                 found: 128,
                 want: B::BITS,
             },
-            n => bad(format!("{n} bytes a key")),
+            n => BookError::BadHeader(format!("{n} bytes a key")),
         });
     }
+    Ok(())
+}
+
+/// A layer as its record places it in the file.
+struct Span {
+    /// Positions of the layer.
+    len: u64,
+    /// Its lowest score.
+    low: i32,
+    /// Bits a score.
+    bits: u32,
+    /// Where its hash starts.
+    start: u64,
+    /// Bytes of its hash.
+    hash_len: u64,
+}
+
+/// Reads and checks the layer records of a book of `file`'s depth: each layer's
+/// span, with a score range the board allows and the bytes of scores its count
+/// takes; the counts sum to the header's entries, and the layers end where the
+/// file does.
+fn spans<const W: usize, const H: usize, B: Bits>(
+    bytes: &[u8],
+    file: &FileHeader,
+) -> Result<Vec<Span>, BookError> {
+    let bad = |m: String| BookError::BadHeader(m);
+    let (depth, entries) = (file.depth as usize, file.entries.get());
     let table_end = HEADER_BYTES + (depth + 1) * LAYER_BYTES;
     if bytes.len() < table_end {
         return Err(BookError::Length {
@@ -180,14 +258,13 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
             found: bytes.len(),
         });
     }
-    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let mut at = table_end as u64;
     let mut count = 0u64;
     let mut spans = Vec::with_capacity(depth + 1);
     for s in 0..=depth {
-        let r = HEADER_BYTES + s * LAYER_BYTES;
-        let (n, low, bits) = (u64_at(r), bytes[r + 8] as i8 as i32, bytes[r + 9] as u32);
-        let (hash_len, score_len) = (u64_at(r + 16), u64_at(r + 24));
+        let r = Record::at(bytes, s);
+        let (n, low, bits) = (r.len.get(), r.low as i8 as i32, u32::from(r.bits));
+        let (hash_len, score_len) = (r.hash_len.get(), r.score_len.get());
         // The fewest bits that hold the layer's scores: its highest score is at
         // least `low + 2^(b-1)`.
         let least_high = match bits {
@@ -197,7 +274,7 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
         };
         if low < Board::<W, H, B>::MIN_SCORE
             || least_high > Board::<W, H, B>::MAX_SCORE
-            || bytes[r + 10..r + 16] != [0; 6]
+            || r.zero != [0; 6]
         {
             return Err(bad(format!("layer {s}: score range out of bounds")));
         }
@@ -213,7 +290,13 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
         count = count.saturating_add(n);
         let start = at;
         at = at.saturating_add(hash_len).saturating_add(score_len);
-        spans.push((n, low, bits, start, hash_len));
+        spans.push(Span {
+            len: n,
+            low,
+            bits,
+            start,
+            hash_len,
+        });
     }
     if count != entries {
         return Err(bad(format!(
@@ -227,41 +310,42 @@ pub(super) fn parse<const W: usize, const H: usize, B: Bits>(
             found: bytes.len(),
         });
     }
+    Ok(spans)
+}
+
+/// Layer `s`, where `span` (checked to lie in `bytes`) places it; its hash read
+/// now and checked to map the layer's count if `check_whole`.
+fn layer(bytes: &[u8], s: usize, span: Span, check_whole: bool) -> Result<Layer, BookError> {
+    let Span {
+        len: n,
+        low,
+        bits,
+        start,
+        hash_len,
+    } = span;
+    let bad = |m: String| BookError::BadHeader(m);
+    let (start, hash_end) = (start as usize, (start + hash_len) as usize);
+    let hash = OnceLock::new();
     if check_whole {
-        let computed = checksum(bytes);
-        if computed != stored_crc {
-            return Err(BookError::Checksum {
-                stored: stored_crc,
-                computed,
-            });
+        let mut input = &bytes[start..hash_end];
+        let read = read_hash(&mut input)
+            .map_err(|e| bad(format!("layer {s}: the hash does not read back: {e}")))?;
+        if !input.is_empty() || read.len() as u64 != n {
+            return Err(bad(format!(
+                "layer {s}: the hash does not map its {n} positions"
+            )));
         }
+        let _ = hash.set(read);
     }
-    let mut layers = Vec::with_capacity(depth + 1);
-    for (s, (n, low, bits, start, hash_len)) in spans.into_iter().enumerate() {
-        let (start, hash_end) = (start as usize, (start + hash_len) as usize);
-        let hash = OnceLock::new();
-        if check_whole {
-            let mut input = &bytes[start..hash_end];
-            let read = read_hash(&mut input)
-                .map_err(|e| bad(format!("layer {s}: the hash does not read back: {e}")))?;
-            if !input.is_empty() || read.len() as u64 != n {
-                return Err(bad(format!(
-                    "layer {s}: the hash does not map its {n} positions"
-                )));
-            }
-            let _ = hash.set(read);
-        }
-        let score_len = (n as usize * bits as usize).div_ceil(8) + 1;
-        layers.push(Layer {
-            len: n as usize,
-            low,
-            bits,
-            hash,
-            hash_at: start..hash_end,
-            scores: hash_end..hash_end + score_len,
-        });
-    }
-    Ok(layers)
+    let score_len = (n as usize * bits as usize).div_ceil(8) + 1;
+    Ok(Layer {
+        len: n as usize,
+        low,
+        bits,
+        hash,
+        hash_at: start..hash_end,
+        scores: hash_end..hash_end + score_len,
+    })
 }
 
 fn read_hash(input: &mut &[u8]) -> io::Result<Mphf> {
@@ -308,17 +392,17 @@ impl Layer {
 /// Bits a position of the book takes, hash and score: (hash bits, score bits)
 /// summed over the layers, from the file's layer records.
 pub(super) fn bits(bytes: &[u8], depth: usize) -> (u64, u64) {
-    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     (0..=depth)
-        .map(|s| HEADER_BYTES + s * LAYER_BYTES)
+        .map(|s| Record::at(bytes, s))
         .fold((0, 0), |(h, sc), r| {
-            (h + 8 * u64_at(r + 16), sc + 8 * u64_at(r + 24))
+            (h + 8 * r.hash_len.get(), sc + 8 * r.score_len.get())
         })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::tests::small_v2_book as small_book;
 
     #[test]
     fn scores_of_every_width_round_trip() {
@@ -334,9 +418,9 @@ mod tests {
                 .map(|(i, &k)| (k, low + (i as i32 * 5) % (high - low + 1)))
                 .collect();
             let bytes = encode::<4, 4, u64>(std::slice::from_ref(&entries));
+            let header = FileHeader::read(&bytes).expect("a header");
             let layers =
-                parse::<4, 4, u64>(&bytes, 0, entries.len() as u64, checksum(&bytes), true)
-                    .expect("a written book reads back");
+                parse::<4, 4, u64>(&bytes, header, true).expect("a written book reads back");
             for &(k, s) in &entries {
                 assert_eq!(layers[0].score(&bytes, k), Some(s), "{low}..{high}");
             }
@@ -345,21 +429,6 @@ mod tests {
                 bytes
             );
         }
-    }
-
-    /// A whole 4x4 book of depth 2 with made-up scores in range.
-    fn small_book() -> Vec<u8> {
-        let layers = crate::book::layers::layers::<4, 4, u64>(2);
-        let entries: Vec<Vec<(u64, i32)>> = layers
-            .iter()
-            .map(|l| {
-                l.iter()
-                    .enumerate()
-                    .map(|(i, &k)| (k, i as i32 % 3 - 1))
-                    .collect()
-            })
-            .collect();
-        encode::<4, 4, u64>(&entries)
     }
 
     #[test]
@@ -405,7 +474,7 @@ mod tests {
 
     #[test]
     fn a_version_2_book_reads_back_and_damage_is_refused() {
-        use crate::book::{Book, BookError};
+        use crate::book::Book;
         let bytes = small_book();
         let book = Book::<4, 4>::from_bytes(bytes.clone()).unwrap();
         book.require_whole().unwrap();
@@ -417,25 +486,7 @@ mod tests {
             book.score(&Board::<4, 4>::parse("43").unwrap())
         );
         assert!(book.score(&Board::<4, 4>::parse("123").unwrap()).is_none());
-        for i in 0..bytes.len() {
-            for flip in [1u8, 0x80] {
-                let mut bad = bytes.clone();
-                bad[i] ^= flip;
-                assert!(
-                    Book::<4, 4>::from_bytes(bad).is_err(),
-                    "byte {i} xor {flip:#x} was accepted"
-                );
-            }
-        }
-        for len in 0..bytes.len() {
-            let err = Book::<4, 4>::from_bytes(bytes[..len].to_vec()).unwrap_err();
-            assert!(
-                matches!(
-                    err,
-                    BookError::TooShort { .. } | BookError::Length { .. } | BookError::BadMagic
-                ),
-                "{len}: {err}"
-            );
-        }
+        crate::book::tests::assert_flips_refused(&bytes, &[1, 0x80]);
+        crate::book::tests::assert_truncations_refused(&bytes);
     }
 }

@@ -712,11 +712,26 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, Stopped> {
+        self.window(pos, alpha, beta, true)
+    }
+
+    /// The body of [`Solver::solve_window_playable`] (`fresh`: the table readied
+    /// by [`Solver::begin_position`] first) and [`Solver::search_window_playable`]:
+    /// the known score if there is one, else the search.
+    fn window(
+        &mut self,
+        pos: &Playable<W, H, B>,
+        alpha: i32,
+        beta: i32,
+        fresh: bool,
+    ) -> Result<Solution, Stopped> {
         debug_assert!(alpha < beta);
         if let Some(answer) = self.known_answer(pos, alpha, beta) {
             return Ok(answer);
         }
-        self.begin_position();
+        if fresh {
+            self.begin_position();
+        }
         self.search(pos, alpha, beta)
     }
 
@@ -784,11 +799,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
         alpha: i32,
         beta: i32,
     ) -> Result<Solution, Stopped> {
-        debug_assert!(alpha < beta);
-        if let Some(answer) = self.known_answer(pos, alpha, beta) {
-            return Ok(answer);
-        }
-        self.search(pos, alpha, beta)
+        self.window(pos, alpha, beta, false)
     }
 
     /// The search of [`Solver::search_window`] once the game-over and known-score checks

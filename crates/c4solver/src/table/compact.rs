@@ -407,11 +407,7 @@ impl Table for CompactTable {
 
     #[inline]
     fn probe<K: Bits>(&mut self, key: K) -> Option<Hit> {
-        self.get(key).map(|(score, bound)| Hit {
-            score,
-            bound,
-            best: None,
-        })
+        self.get(key).map(Hit::without_move)
     }
 
     #[inline]

@@ -72,6 +72,18 @@ pub struct Hit {
     pub best: Option<u8>,
 }
 
+impl Hit {
+    /// The hit of a table that keeps no best move: a score and its bound.
+    #[inline(always)]
+    pub fn without_move((score, bound): (i32, Bound)) -> Hit {
+        Hit {
+            score,
+            bound,
+            best: None,
+        }
+    }
+}
+
 /// The interface every table design offers to the searches.
 ///
 /// Scores are plain `i32` scores of the tutorial's convention; each design encodes

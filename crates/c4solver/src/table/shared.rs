@@ -454,11 +454,7 @@ impl<L: Layout> Table for SharedTable<L> {
 
     #[inline(always)]
     fn probe<K: Bits>(&mut self, key: K) -> Option<Hit> {
-        self.get(key).map(|(score, bound)| Hit {
-            score,
-            bound,
-            best: None,
-        })
+        self.get(key).map(Hit::without_move)
     }
 
     #[inline]
