@@ -11,7 +11,7 @@ mod solver;
 
 pub use analysis::Analysis;
 pub use book::{Book, OpenBookError};
-pub use position::{Position, PositionError};
+pub use position::{Line, Position, PositionError};
 pub use solver::{Solver, SolverError};
 
 #[cfg(test)]
