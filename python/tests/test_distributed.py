@@ -173,7 +173,7 @@ def cli_scores(cli, size, moves):
 def test_label_other_sizes_as_the_command_line(tmp_path, cli, monkeypatch, size, stones):
     from test_sizes import games
 
-    from c4solver.distributed import inputs
+    from c4solver.distributed import inputs, label_job
 
     width = int(size.split("x")[0])
     moves = games(size, stones, 40, seed=5)
@@ -181,8 +181,10 @@ def test_label_other_sizes_as_the_command_line(tmp_path, cli, monkeypatch, size,
     lines = moves[:10] + bad[:2] + [m + "\r" for m in moves[10:20]] + bad[2:] + moves[20:]
     src = tmp_path / "in.txt"
     src.write_text("".join(line + "\n" for line in lines))
-    # Pieces of 50 bytes: lines cross the pieces' edges, each read once.
-    monkeypatch.setattr(inputs, "UNIT_BYTES", 50)
+    # Small pieces: lines cross the pieces' edges, each read once.
+    monkeypatch.setattr(inputs, "UNIT_BYTES", 50 if width == 5 else 400)
+    # A partition's task starts at the last marked line before its first position.
+    monkeypatch.setattr(label_job, "STRIDE", 3)
     n = label(str(src), str(tmp_path / "out"), workers=2, partition_size=7, skip_bad=True, size=size)
     assert n == len(moves)
     got_moves, got_score, got_scores = read(tmp_path / "out", width)

@@ -80,17 +80,19 @@ class Source:
         return os.path.relpath(unit[1], self.path) if self.parquet else ""
 
 
-def records(unit: Unit, size: str) -> Iterator[Tuple[Optional[str], Optional[str]]]:
-    """The unit's positions in order: (moves, None) if good, (None, reason) if not."""
+def records(unit: Unit, size: str) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+    """The unit's positions in order: (where, moves, None) if good, (where,
+    None, reason) if not; `where` is the line's first byte in the file (text)
+    or -1 (Parquet)."""
     if unit[0] == "text":
-        for raw in _lines(unit):
+        for offset, raw in _lines(unit):
             try:
-                yield parse_line(raw, size)[0], None
+                yield offset, parse_line(raw, size)[0], None
             except ValueError as e:
-                yield None, str(e)
+                yield offset, None, str(e)
     else:
         for value in _row_values(unit):
-            yield _row(value, size)
+            yield (-1, *_row(value, size))
 
 
 def digest(unit: Unit) -> str:
@@ -113,8 +115,9 @@ def digest(unit: Unit) -> str:
     return h.hexdigest()
 
 
-def _lines(unit: Unit) -> Iterator[bytes]:
-    """The lines that start in the unit's byte range, without their \\n: each
+def _lines(unit: Unit) -> Iterator[Tuple[int, bytes]]:
+    """The lines that start in the unit's byte range, with their first byte's
+    offset in the file, without their \\n: each
     cut after MAX_LINE + 1 bytes (the rest is skipped, so that no line makes
     memory grow; the parser refuses a line longer than MAX_LINE)."""
     _, path, start, end = unit
@@ -126,13 +129,14 @@ def _lines(unit: Unit) -> Iterator[bytes]:
         elif fh.read(len(BOM)) != BOM:
             fh.seek(0)
         while fh.tell() < end:
+            offset = fh.tell()
             kept = fh.readline(MAX_LINE + 1)
             if kept.endswith(b"\n"):
-                yield kept[:-1]
+                yield offset, kept[:-1]
             else:
                 if len(kept) > MAX_LINE:
                     _skip_line(fh)
-                yield kept
+                yield offset, kept
 
 
 def _skip_line(fh) -> None:

@@ -27,6 +27,9 @@ from .inputs import Reject, Source, Unit
 REJECTED = "_rejected.txt"
 # How many bad positions the error message lists (then only their count).
 SHOWN_REJECTS = 10
+# A text piece's check notes the first byte of every STRIDE-th good line, so
+# that a partition's task starts reading near its first position.
+STRIDE = 1000
 
 # A partition's positions: (unit, good positions to skip in it, good positions to take).
 Segment = Tuple[Unit, int, int]
@@ -36,19 +39,30 @@ class BadInput(Exception):
     """The input holds bad positions (and skip_bad is off)."""
 
 
-def check_unit(unit: Unit, size: str) -> dict:
+def check_unit(unit: Unit, size: str, stride: int) -> dict:
     """Reads one piece of the input: its positions (lines or rows), good and
-    bad ones, the first bad ones (numbered within the piece, from 1) and its
-    hash. Runs on a worker."""
+    bad ones, the first bad ones (numbered within the piece, from 1), where
+    every `stride`-th good line starts (text; the piece's start for the first)
+    and its hash. Runs on a worker."""
     items = good = 0
     first: List[Tuple[int, str]] = []
-    for moves, reason in inputs.records(unit, size):
+    marks: List[int] = []
+    for where, moves, reason in inputs.records(unit, size):
         items += 1
         if moves is not None:
+            if good % stride == 0 and where >= 0:
+                marks.append(where if good else unit[2])
             good += 1
         elif len(first) < SHOWN_REJECTS:
             first.append((items, reason))
-    return {"items": items, "good": good, "first": first, "sha256": inputs.digest(unit)}
+    return {
+        "items": items,
+        "good": good,
+        "first": first,
+        "marks": marks,
+        "stride": stride,
+        "sha256": inputs.digest(unit),
+    }
 
 
 def write_rejects(folder: str, index: int, unit: Unit, number: int, size: str, kind: str) -> int:
@@ -57,7 +71,7 @@ def write_rejects(folder: str, index: int, unit: Unit, number: int, size: str, k
 
     def write(tmp: str) -> None:
         with open(tmp, "w") as out:
-            for i, (moves, reason) in enumerate(inputs.records(unit, size), number + 1):
+            for i, (_, moves, reason) in enumerate(inputs.records(unit, size), number + 1):
                 if moves is None:
                     out.write(f"{kind} {i}: {reason}\n")
 
@@ -77,7 +91,7 @@ def label_partition(
     moves: List[str] = []
     for unit, skip, take in segments:
         taken = 0
-        for m, _ in inputs.records(unit, size):
+        for _, m, _ in inputs.records(unit, size):
             if m is None:
                 continue
             if skip:
@@ -104,16 +118,22 @@ def label_partition(
     return len(moves)
 
 
-def segments(checked: List[Tuple[Unit, int]], size: int) -> Iterator[List[Segment]]:
+def segments(checked: List[Tuple[Unit, dict]], size: int) -> Iterator[List[Segment]]:
     """The partitions of `size` good positions, in input order, over the units
-    with their good counts."""
+    with their checks (good counts, and marks: a text segment starts at the
+    last marked line before its first position)."""
     part: List[Segment] = []
     room = size
-    for unit, good in checked:
-        skip = 0
+    for unit, check in checked:
+        good, marks, skip = check["good"], check["marks"], 0
         while good - skip > 0:
             take = min(room, good - skip)
-            part.append((unit, skip, take))
+            if marks:
+                mark = skip // check["stride"]
+                start = (unit[0], unit[1], marks[mark], unit[3])
+                part.append((start, skip - mark * check["stride"], take))
+            else:
+                part.append((unit, skip, take))
             skip += take
             room -= take
             if room == 0:
@@ -135,7 +155,8 @@ def _checked(c, source: Source, units: List[Unit], size: str, prefix: str) -> Li
     """Every unit's check_unit, in input order, run on the cluster."""
     found: List[Optional[dict]] = [None] * len(units)
     tasks = (
-        (f"{prefix}-check-{i}", check_unit, (unit, size), 1) for i, unit in enumerate(units)
+        (f"{prefix}-check-{i}", check_unit, (unit, size, STRIDE), 1)
+        for i, unit in enumerate(units)
     )
 
     def keep(key: str, result: dict) -> None:
@@ -216,7 +237,7 @@ def label(
             for i in range(job["partitions"])
             if parts.part_name(i) in present
         )
-        counted = [(unit, check["good"]) for unit, check in zip(units, checks)]
+        counted = list(zip(units, checks))
         tasks = (
             (
                 f"{prefix}-{i}",
