@@ -170,7 +170,7 @@ def analyze_many(
 
     Row i is Solver.analyze of position i, columns left to right: the score of
     the position after that move from the side to move's view (a move that makes
-    four at once scores (W * H + 1 - stones) // 2, (43 - stones) // 2 on 7x6),
+    four at once scores (W * H + 1 - stones) // 2, stones counted before it),
     the signs only with weak=True, and
     FULL_COLUMN (-128, below every score, so that an argmax never picks it) for a
     full column: ``legal_mask(positions)``, or ``scores != FULL_COLUMN``, is the

@@ -103,9 +103,9 @@ class Solver:
     transposition table, the built-in opening book (7x6 only) and threads.
 
     Positions are Position objects or move strings ("4453"). Scores are from the
-    side to move: positive for a win (W * H / 2 + 1 - the stones the winner has
-    played at the end: 22 - stones on 7x6), 0 for a draw, negative for a loss;
-    with weak=True only their sign. Every method raises ValueError for a bad
+    side to move: positive for a win ((W * H + 1 - n) // 2, n the stones on the
+    board before the winning move: 22 - the winner's stones on 7x6), 0 for a
+    draw, negative for a loss; with weak=True only their sign. Every method raises ValueError for a bad
     move string (the command line's message), a Position of another size than
     the solver's, or a finished game ("move 7 makes four in a row: the game is already
     over"). Searches release the GIL; from the main thread, Ctrl-C
@@ -132,7 +132,7 @@ class Solver:
     def analyze(self, position: PositionLike, weak: bool = False) -> list[Optional[int]]:
         """The score of each column (W of them), left to right, from the side to
         move (None for a full column); a move that makes four at once scores
-        (W * H + 1 - stones) // 2, stones counted after it. The position's score is the
+        (W * H + 1 - stones) // 2, stones counted before it. The position's score is the
         best of them; the same numbers as `c4solver analyze` prints.
         """
     def analysis(self, position: PositionLike, weak: bool = False, pv: bool = False) -> dict[str, Any]:
@@ -154,9 +154,9 @@ class Solver:
         ValueError on a full board."""
     def principal_variation(self, position: PositionLike, weak: bool = False) -> str:
         """A line of best play for both sides to the end of the game, as a move
-        string; played out, the winner completes four with their stone number
-        W * H / 2 + 1 - |score| (22 - |score| on 7x6), and a score of 0 fills
-        the board. "" on a full board."""
+        string; played out, the game ends as its score says (on 7x6 the winner
+        completes four with their stone number 22 - |score|), and a score of 0
+        fills the board. "" on a full board."""
     @property
     def nodes(self) -> int:
         """The number of positions the last call explored (0 from the book)."""

@@ -99,9 +99,9 @@ pub fn new_joinable_solver(size: Size, table_mb: usize, book: bool) -> Result<Co
 ///
 /// Positions are Position objects or move strings ("4453"); anything else is a
 /// TypeError, and a Position of another size a ValueError. Scores are from the
-/// side to move: positive for a win (W * H / 2 + 1 - the stones the winner has
-/// played at the end: 22 - stones on 7x6), 0 for a draw, negative for a loss;
-/// with weak=True only their sign.
+/// side to move: positive for a win ((W * H + 1 - n) // 2, n the stones on the
+/// board before the winning move: 22 - the winner's stones on 7x6), 0 for a
+/// draw, negative for a loss; with weak=True only their sign.
 /// Every search releases the GIL. Called from the main thread, Ctrl-C
 /// (KeyboardInterrupt) stops the search of a position with fewer than 20 stones
 /// within a twentieth of a second; later positions take milliseconds and are not
@@ -178,8 +178,8 @@ impl Solver {
     ///
     /// The score of each column (7 on 7x6), left to right, from the side to move:
     /// the score of the position after that move, or for a move that makes four
-    /// at once, its win ((W * H + 1 - stones) // 2, stones counted after the
-    /// move: (43 - stones) // 2 on 7x6); None
+    /// at once, its win ((W * H + 1 - stones) // 2, stones counted before the
+    /// move); None
     /// for a full column. With weak=True only the signs. The position's score is
     /// the best of them. The same numbers as `c4solver analyze` prints (there
     /// -1000 for a full column). Raises ValueError as solve does.
@@ -269,7 +269,7 @@ impl Solver {
     /// A line of best play for both sides to the end of the game, as a move
     /// string ("342"): every move is the best move nearest the centre of the side
     /// that plays it. Played from the position, the game ends as its score says:
-    /// the winner completes four with their stone number 22 - |score|, and a
+    /// on 7x6 the winner completes four with their stone number 22 - |score|, and a
     /// score of 0 fills the board with no four (with weak=True, the side the sign
     /// names wins, not necessarily at once). "" on a full board. Raises
     /// ValueError as solve does.
