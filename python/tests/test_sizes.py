@@ -12,8 +12,8 @@ import c4solver
 from c4solver import Position, Solver
 
 # (size, stones of the positions checked): deep enough that each solves in a
-# moment (the boards of 60 cells and more from a third of the board left).
-SIZES = [("8x8", 44), ("10x6", 40), ("8x7", 34), ("6x7", 16), ("5x4", 0), ("7x6", 18)]
+# moment (28 empty cells on the boards of 56 cells and more).
+SIZES = [("8x8", 36), ("10x6", 32), ("8x7", 28), ("6x7", 12), ("5x4", 0), ("7x6", 14)]
 
 
 def dims(size):
@@ -60,7 +60,7 @@ def test_the_solver_answers_as_the_command_line(cli, size, stones):
             for key in ["moves", "score", "scores", "best", "book", "pv"]:
                 assert got[key] == want[key], (size, m, key)
             assert s.analyze(m, weak=weak) == want["scores"] and len(want["scores"]) == width
-            assert s.solve(m, weak=weak) == want["score"] == int(line.split()[1]), (size, m)
+            assert s.solve(m, weak=weak) == want["score"] == int(line.split(" ")[1]), (size, m)
             assert s.best_moves(m, weak=weak) == want["best"]
             assert s.best_move(m, weak=weak) in want["best"]
             if not weak:
@@ -90,7 +90,7 @@ def test_the_batches_answer_as_the_command_line(cli, size, stones):
 
 
 @pytest.mark.parametrize("size, stones", SIZES)
-def test_positions_on_every_size(cli, size, stones):
+def test_positions_on_every_size(size, stones):
     width, height = dims(size)
     for m in games(size, max(stones, 6), 5, seed=3):
         p = Position(m, size=size)
