@@ -2,7 +2,7 @@
 solve_many, analyze_many and legal_mask are c4solver._bulk's, over the private
 batch functions declared at the end)."""
 
-from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, SupportsIndex, Tuple, Union
 
 import numpy as np
 
@@ -33,11 +33,13 @@ class Position:
         ("column 8 is out of range (1..=7) at move 3"). A string whose last move
         makes four in a row is a finished game: is_won() is True.
         """
-    def play(self, column: int) -> "Position":
+    def play(self, column: SupportsIndex) -> "Position":
         """The position after playing `column` (1-based); self is unchanged.
 
-        Raises ValueError for a column out of range or full, or a move after the
-        game was won; TypeError for anything but an int (True and False too).
+        `column` is an int or any integer with __index__ (a numpy integer, as
+        numpy.argmax returns). Raises ValueError for a column out of range or
+        full, or a move after the game was won; TypeError for anything else
+        (True and False too).
         """
     @staticmethod
     def from_array(a: Any, to_move: Optional[int] = None, size: Size = None) -> "Position":

@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::arrays;
 use crate::position::{Position, PositionArg, size_arg, type_name};
-use crate::solver::{new_joinable_solver, new_solver, solver_error, thread_count};
+use crate::solver::{new_joinable_solver, new_solver, solver_error, table_size, thread_count};
 use crate::{interrupt, mode, solve_error};
 
 /// Results a worker may finish ahead of one still being solved, per worker: the
@@ -35,8 +35,8 @@ pub fn solve_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
     weak: bool,
-    threads: Option<usize>,
-    table_mb: usize,
+    threads: Option<i64>,
+    table_mb: i64,
     book: bool,
     progress: Option<Bound<'_, PyAny>>,
     size: Option<&Bound<'_, PyAny>>,
@@ -46,7 +46,7 @@ pub fn solve_many(
     let batch = Batch {
         size,
         threads,
-        table_mb,
+        table_mb: table_size(table_mb)?,
         book,
         progress,
     };
@@ -67,8 +67,8 @@ pub fn analyze_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
     weak: bool,
-    threads: Option<usize>,
-    table_mb: usize,
+    threads: Option<i64>,
+    table_mb: i64,
     book: bool,
     progress: Option<Bound<'_, PyAny>>,
     size: Option<&Bound<'_, PyAny>>,
@@ -78,7 +78,7 @@ pub fn analyze_many(
     let batch = Batch {
         size,
         threads,
-        table_mb,
+        table_mb: table_size(table_mb)?,
         book,
         progress,
     };
@@ -117,7 +117,7 @@ pub fn legal_mask(
 /// callback (called with the positions done so far, every twentieth of a second).
 struct Batch<'py> {
     size: Size,
-    threads: Option<usize>,
+    threads: Option<i64>,
     table_mb: usize,
     book: bool,
     progress: Option<Bound<'py, PyAny>>,
@@ -246,7 +246,9 @@ fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>, size: Size) -> PyResu
                     }))
                 }
                 PositionArg::Position(p) => Ok(p),
-                PositionArg::Moves(m) => Position::parse(size, &m).map_err(crate::value_error),
+                PositionArg::Moves(m) => {
+                    Position::parse(size, m.checked(size)?).map_err(crate::value_error)
+                }
             })
             .map_err(|e| {
                 let message = format!("item {i}: {}", e.value(py));

@@ -6,7 +6,7 @@
 use c4solver::{MoveError, Position as Board, PositionError, Size, column_symbol};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyString, PyTuple};
 
 use crate::arrays;
 use crate::value_error;
@@ -123,25 +123,25 @@ impl Position {
     /// (1..=7) at move 3"), and for a bad size. A string whose last move makes
     /// four in a row is a finished game: is_won() is True.
     #[new]
-    #[pyo3(signature = (moves = "", size = None))]
-    fn new(moves: &str, size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Position::parse(size_arg(size)?, moves).map_err(value_error)
+    #[pyo3(
+        signature = (moves = MoveText::default(), size = None),
+        text_signature = "(moves='', size=None)"
+    )]
+    fn new(moves: MoveText, size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let size = size_arg(size)?;
+        Position::parse(size, moves.checked(size)?).map_err(value_error)
     }
 
     /// The position after playing `column` (1-based). Positions are immutable:
     /// the original is unchanged. Raises ValueError for a column out of range or
     /// full, or a move after the game was won.
     ///
-    /// Raises TypeError for anything but an int (True and False too: they are
-    /// not columns).
+    /// The column is an int or any integer with `__index__` (a numpy integer,
+    /// such as numpy.argmax returns); TypeError for anything else (True and
+    /// False too: they are not columns).
     fn play(&self, column: &Bound<'_, PyAny>) -> PyResult<Self> {
         let width = self.size().width;
-        if column.is_instance_of::<PyBool>() || !column.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!(
-                "column must be an int (1 to {width}), not {}",
-                type_name(column)
-            )));
-        }
+        let column = column_int(column, width)?;
         let index = self.board.moves_played() + 1;
         let Some(col) = column
             .extract::<usize>()
@@ -326,7 +326,7 @@ pub enum PositionArg {
     /// A Position object.
     Position(Position),
     /// A move string, parsed as the command line parses it.
-    Moves(String),
+    Moves(MoveText),
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
@@ -334,8 +334,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
 
     /// A TypeError in plain words for anything else.
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyString>() {
-            return Ok(PositionArg::Moves(obj.extract::<String>()?));
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(PositionArg::Moves(move_text(&s)?));
         }
         if let Ok(p) = obj.extract::<Position>() {
             return Ok(PositionArg::Position(p));
@@ -345,6 +345,93 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
             type_name(&obj)
         )))
     }
+}
+
+/// A str argument taken as a move string (see [`move_text`]): its text, or
+/// the text before a lone surrogate (`"\ud800"`, which no UTF-8 string holds),
+/// with that character's move (1-based) and code.
+#[derive(Default)]
+pub struct MoveText {
+    text: String,
+    surrogate: Option<(usize, u32)>,
+}
+
+impl MoveText {
+    /// The move string, or for one holding a lone surrogate a ValueError as
+    /// the command line words a bad character, at its move, unless a move
+    /// before it is refused first on the `size` board.
+    pub fn checked(&self, size: Size) -> PyResult<&str> {
+        let Some((index, code)) = self.surrogate else {
+            return Ok(&self.text);
+        };
+        Board::parse(size, &self.text).map_err(value_error)?;
+        Err(PyValueError::new_err(format!(
+            "bad character '\\u{{{code:x}}}' at move {index}"
+        )))
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MoveText {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "moves must be a str such as '4453', not {}",
+                type_name(&obj)
+            ))
+        })?;
+        move_text(&s)
+    }
+}
+
+/// The text of a move string, up to a lone surrogate if it holds one (see
+/// [`MoveText::checked`]).
+fn move_text(s: &Bound<'_, PyString>) -> PyResult<MoveText> {
+    let error = match s.to_cow() {
+        Ok(text) => {
+            return Ok(MoveText {
+                text: text.into_owned(),
+                surrogate: None,
+            });
+        }
+        Err(e) => e,
+    };
+    let mut text = String::new();
+    for (i, ch) in s.try_iter()?.enumerate() {
+        let ch = ch?;
+        if let Ok(c) = ch.extract::<char>() {
+            text.push(c);
+            continue;
+        }
+        let code: u32 = s
+            .py()
+            .import("builtins")?
+            .call_method1("ord", (ch,))?
+            .extract()?;
+        return Ok(MoveText {
+            text,
+            surrogate: Some((i + 1, code)),
+        });
+    }
+    Err(error) // not reached: a string that is not UTF-8 holds a surrogate
+}
+
+/// `column` as a Python int: an int or any integer with `__index__` (numpy's),
+/// not a bool; a TypeError in plain words for anything else.
+fn column_int<'py>(column: &Bound<'py, PyAny>, width: usize) -> PyResult<Bound<'py, PyAny>> {
+    let index = if column.is_instance_of::<PyBool>() {
+        None
+    } else {
+        let operator = column.py().import("operator")?;
+        operator.call_method1("index", (column,)).ok()
+    };
+    index.ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "column must be an int (1 to {width}), not {}",
+            type_name(column)
+        ))
+    })
 }
 
 /// The name of `obj`'s type, for messages (`NoneType`, `int`).
@@ -358,7 +445,7 @@ impl PositionArg {
     /// The move string: as given, or the Position's.
     pub fn moves(&self) -> String {
         match self {
-            PositionArg::Moves(m) => m.clone(),
+            PositionArg::Moves(m) => m.text.clone(),
             PositionArg::Position(p) => p.moves.clone(),
         }
     }
@@ -367,7 +454,7 @@ impl PositionArg {
     /// (and the library's for a Position of another size).
     pub fn board(&self, size: Size) -> PyResult<Board> {
         match self {
-            PositionArg::Moves(m) => Board::parse(size, m).map_err(value_error),
+            PositionArg::Moves(m) => Board::parse(size, m.checked(size)?).map_err(value_error),
             PositionArg::Position(p) if p.size() != size => {
                 Err(value_error(c4solver::SolveError::WrongSize {
                     solver: size,

@@ -22,15 +22,27 @@ pub fn cores() -> usize {
 pub const MAX_THREADS: usize = 1024;
 
 /// `threads`, or every core for `None` (at most [`MAX_THREADS`]); outside
-/// 1..=1024 is refused, as the command line does.
-pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        Some(n) => Err(PyValueError::new_err(format!(
-            "threads must be from 1 to {MAX_THREADS}, not {n}"
-        ))),
-        None => Ok(cores().min(MAX_THREADS)),
-    }
+/// 1..=1024 (a negative number too) is a ValueError, as the command line says.
+pub fn thread_count(threads: Option<i64>) -> PyResult<usize> {
+    let Some(n) = threads else {
+        return Ok(cores().min(MAX_THREADS));
+    };
+    usize::try_from(n)
+        .ok()
+        .filter(|t| (1..=MAX_THREADS).contains(t))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("threads must be from 1 to {MAX_THREADS}, not {n}"))
+        })
+}
+
+/// `table_mb` as a size; a negative one is a ValueError in the library's words
+/// for 0.
+pub fn table_size(table_mb: i64) -> PyResult<usize> {
+    usize::try_from(table_mb).map_err(|_| {
+        PyValueError::new_err(format!(
+            "table size of {table_mb} MB is too small (at least 1 MB)"
+        ))
+    })
 }
 
 /// The configuration of a solver of `table_mb` megabytes on `threads` threads.
@@ -142,14 +154,14 @@ impl Solver {
     #[new]
     #[pyo3(signature = (table_mb = 64, book = true, threads = None, size = None))]
     fn new(
-        table_mb: usize,
+        table_mb: i64,
         book: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let size = size_arg(size)?;
-        let mut inner =
-            new_solver(size, table_mb, book, thread_count(threads)?).map_err(solver_error)?;
+        let mut inner = new_solver(size, table_size(table_mb)?, book, thread_count(threads)?)
+            .map_err(solver_error)?;
         let stop = StopFlag::new();
         inner.set_stop_flag(stop.clone());
         Ok(Solver {

@@ -459,3 +459,154 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
     done = command(*args)
     assert done.returncode == 0, done.stderr
     assert_exact(out, moves)
+
+
+def test_a_second_driver_on_the_same_output_is_refused(tmp_path):
+    # Regression: two drivers on one OUTPUT both ran; one ended with "[Errno 2]
+    # No such file or directory: '.../._rejected.txt.tmp'" after labelling everything.
+    moves = positions(600, seed=8, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    args = ("label", src, out, "--workers", 1, "--partition-size", 20)
+    first = start(*args)
+    try:
+        wait_for(lambda: (out / ".lock").exists() or first.poll() is not None, "the lock")
+        assert first.poll() is None, "the first driver ended before the second started"
+        second = command(*args)
+        assert second.returncode == 2
+        assert f"is in use by another driver (PID {first.pid} on " in second.stderr
+        assert first.wait(timeout=LIMIT) == 0, first.stderr.read()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert not (out / ".lock").exists()  # released at the end
+    assert_exact(out, moves)
+
+
+def test_the_lock_of_a_dead_driver_is_taken_over(tmp_path):
+    import socket
+
+    from c4solver.distributed import parts
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    lock = folder / ".lock"
+    host = socket.gethostname()
+    # A live process's lock: refused, and left as it is.
+    lock.write_text(f"{os.getpid()} {host}\n")
+    with pytest.raises(parts.Busy, match=f"in use by another driver \\(PID {os.getpid()} on "):
+        with parts.locked(str(folder)):
+            pass
+    assert lock.read_text() == f"{os.getpid()} {host}\n"
+    # A driver killed with its lock held (a PID that has ended): taken over, then released.
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    lock.write_text(f"{dead.pid} {host}\n")
+    with parts.locked(str(folder)):
+        assert lock.read_text() == f"{os.getpid()} {host}\n"
+    assert not lock.exists()
+    # Released when the job fails too.
+    with pytest.raises(RuntimeError):
+        with parts.locked(str(folder)):
+            raise RuntimeError("a task failed")
+    assert not lock.exists()
+    # Through the command line: a dead driver's lock does not stop the job.
+    moves = positions(30, seed=9)
+    src = write_text(tmp_path / "in.txt", moves)
+    lock.write_text(f"{dead.pid} {host}\n")
+    done = command("label", src, folder, "--workers", 1)
+    assert done.returncode == 0, done.stderr
+    assert not lock.exists()
+    assert_exact(folder, moves)
+
+
+def test_a_broken_parquet_file_is_named(tmp_path):
+    # Regression: pyarrow's message alone ("Parquet magic bytes not found..."), no file named.
+    folder = tmp_path / "in"
+    folder.mkdir()
+    pq.write_table(pa.table({"moves": ["44", "4455"]}), folder / "a.parquet")
+    whole = (folder / "a.parquet").read_bytes()
+    (folder / "b.parquet").write_bytes(whole[: len(whole) // 2])  # cut short
+    done = command("label", folder, tmp_path / "out", "--workers", 1)
+    assert done.returncode == 2
+    assert (
+        f"c4solver.distributed: {folder / 'b.parquet'}: not a readable Parquet file ("
+        in done.stderr
+    )
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
+    # One file that starts as Parquet does and is not.
+    (tmp_path / "c.parquet").write_bytes(b"PAR1 not really")
+    done = command("label", tmp_path / "c.parquet", tmp_path / "out", "--workers", 1)
+    assert done.returncode == 2
+    assert f"{tmp_path / 'c.parquet'}: not a readable Parquet file (" in done.stderr
+
+
+QUIET_RUNS = """
+import sys
+from c4solver.distributed import cluster
+
+if __name__ == "__main__":  # the workers are spawned: they import this file
+    for _ in range(int(sys.argv[1])):
+        with cluster.client(None, 2) as c:
+            assert sum(c.gather(c.map(abs, range(-20, 0)))) == 210
+    print("done")
+"""
+
+
+def test_local_clusters_start_and_close_quietly(tmp_path):
+    # Regressions: now and then a worker logged a 30-line traceback ("Failed to
+    # communicate with scheduler during heartbeat") as the cluster closed; and
+    # with port 8787 taken, "Port 8787 is already in use" (the scheduler's HTTP
+    # server, started without a dashboard).
+    import socket
+
+    taken = socket.socket()
+    try:
+        try:
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        except OSError:
+            pass  # in use already, which is the case to test
+        script = tmp_path / "quiet.py"
+        script.write_text(QUIET_RUNS)
+        done = subprocess.run(
+            [sys.executable, str(script), "6"], capture_output=True, text=True, timeout=LIMIT
+        )
+    finally:
+        taken.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "done\n"
+    assert done.stderr == ""
+
+
+def test_stop_heartbeat_stops_the_callback_and_drops_only_its_message():
+    import logging
+
+    from c4solver.distributed import cluster
+
+    class Callback:
+        running = True
+
+        def stop(self):
+            self.running = False
+
+    class Worker:
+        periodic_callbacks = {"heartbeat": Callback()}
+
+    logger = logging.getLogger("distributed.worker")
+    before = list(logger.filters)
+    try:
+        worker = Worker()
+        cluster.stop_heartbeat(worker)
+        assert not worker.periodic_callbacks["heartbeat"].running
+        (added,) = [f for f in logger.filters if f not in before]
+
+        def record(message):
+            return logging.LogRecord("distributed.worker", logging.ERROR, "", 0, message, (), None)
+
+        assert not added.filter(record(cluster.HEARTBEAT_FAILED + "."))
+        assert added.filter(record("Compute Failed"))
+    finally:
+        logger.filters[:] = before

@@ -1,5 +1,6 @@
 """Position: moves, legality, wins, keys, mirror images, equality, drawing."""
 
+import numpy as np
 import pytest
 
 from c4solver import Position
@@ -106,4 +107,19 @@ def test_only_ints_are_columns():
     for bad, name in ((True, "bool"), (False, "bool"), ("4", "str"), (4.0, "float"), (None, "NoneType")):
         with pytest.raises(TypeError) as e:
             Position("4").play(bad)
+        assert str(e.value) == f"column must be an int (1 to 7), not {name}"
+
+
+def test_numpy_integers_are_columns():
+    # Regression: play(np.int64(3)) raised TypeError, so an argmax could not be played.
+    p = Position("44")
+    for column in (np.int64(3), np.int8(3), np.uint16(3), np.intp(3)):
+        assert p.play(column) == Position("443")
+    scores = np.array([0, 0, 0, 0, 0, 5, 0])
+    assert p.play(np.argmax(scores) + 1).moves == "446"
+    with pytest.raises(ValueError, match=r"^column 9 is out of range \(1\.\.=7\) at move 3$"):
+        p.play(np.int64(9))
+    for bad, name in ((np.bool_(True), "bool"), (np.float64(3), "float64")):
+        with pytest.raises(TypeError) as e:
+            p.play(bad)
         assert str(e.value) == f"column must be an int (1 to 7), not {name}"

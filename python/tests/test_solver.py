@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import c4solver
-from c4solver import Position, Solver, solve_many
+from c4solver import Position, Solver, analyze_many, solve_many
 from conftest import pons_set
 
 
@@ -40,6 +40,23 @@ def test_finished_games_and_bad_strings_raise_value_error():
     assert str(e.value) == "column 8 is out of range (1..=7) at move 3"
 
 
+def test_lone_surrogates_are_bad_characters():
+    # Regression: a str Python holds but UTF-8 cannot ("\ud800") raised UnicodeEncodeError.
+    s = Solver(threads=1)
+    for moves, message in (
+        ("\ud800", "bad character '\\u{d800}' at move 1"),
+        ("44\udfff1", "bad character '\\u{dfff}' at move 3"),
+        ("48\ud800", "column 8 is out of range (1..=7) at move 2"),  # the first error wins
+    ):
+        for call in (s.solve, s.analyze, Position):
+            with pytest.raises(ValueError) as e:
+                call(moves)
+            assert str(e.value) == message
+    with pytest.raises(ValueError) as e:
+        solve_many(["44", "4\ud800"])
+    assert str(e.value) == "item 1: bad character '\\u{d800}' at move 2"
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match=r"^table size of 0 MB is too small \(at least 1 MB\)$"):
         Solver(table_mb=0)
@@ -49,8 +66,18 @@ def test_bad_settings_are_refused():
             Solver(threads=threads)
         with pytest.raises(ValueError, match=rf"^threads must be from 1 to 1024, not {threads}$"):
             solve_many(["4455"], threads=threads)
-    with pytest.raises(OverflowError):
-        Solver(threads=-1)
+    # Regression: a negative number raised OverflowError, where a ValueError is documented.
+    for threads in (-1, -(2**40)):
+        with pytest.raises(ValueError, match=rf"^threads must be from 1 to 1024, not {threads}$"):
+            Solver(threads=threads)
+        with pytest.raises(ValueError, match=rf"^threads must be from 1 to 1024, not {threads}$"):
+            analyze_many(["4455"], threads=threads)
+    for table_mb in (-1, -5):
+        message = rf"^table size of {table_mb} MB is too small \(at least 1 MB\)$"
+        with pytest.raises(ValueError, match=message):
+            Solver(table_mb=table_mb)
+        with pytest.raises(ValueError, match=message):
+            solve_many(["4455"], table_mb=table_mb)
     # Regression: Solver(threads=100000) raised PanicException and left tens of
     # thousands of threads behind, so that every later Solver failed too.
     assert Solver(threads=2).solve("4455") == 18

@@ -74,7 +74,8 @@ pub enum Command {
     /// or `result: draw` (or quietly at the end of the input).
     Play(PlayArgs),
     /// Opening books: generate one (resumable, sharded across machines), merge
-    /// shards, verify one against a book-free solve, describe one.
+    /// shards, verify one against a book-free solve, describe one, export one's
+    /// positions with their scores.
     Book(BookArgs),
     /// Serve the board page and the HTTP API (/solve, /analyze, /health, /metrics).
     ///
@@ -370,13 +371,17 @@ pub struct ServeArgs {
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: String,
 
-    /// Requests that may wait for a solver thread; one more gets 503 with
-    /// Retry-After.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = at_least_one)]
-    pub queue: u64,
+    /// Requests that may wait for a solver thread, 1 to 1,000,000; one more
+    /// gets 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = counted(1, MAX_QUEUE))]
+    pub queue: usize,
 
-    /// Answers kept in memory (least recently used dropped first; 0: none).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    /// Answers kept in memory, 0 (none) to 10,000,000 (least recently used
+    /// dropped first; memory is taken as answers come, at most a few hundred
+    /// bytes each).
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = counted(0, MAX_CACHE))]
     pub cache: usize,
 
     /// Longest wait of one request for its answer, in the queue and searching,
@@ -384,6 +389,11 @@ pub struct ServeArgs {
     /// went, and the search is stopped unless other requests wait for it.
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = at_least_one)]
     pub timeout: u64,
+
+    /// --timeout on a board over 64 bits (--size 7x9 and up), where a position
+    /// with few stones can take hours. Default: 60, or --timeout if it is less.
+    #[arg(long, value_name = "SECS", value_parser = at_least_one)]
+    pub wide_timeout: Option<u64>,
 
     /// Seconds a connection has to send a whole request head, counted from its
     /// opening or from its previous answer; a silent, idle or half-sent
@@ -399,15 +409,16 @@ pub struct ServeArgs {
     pub rate_limit: u32,
 
     /// Requests one client address may send at once before --rate-limit
-    /// applies. Default: twice --rate-limit (the page sends a request or two
-    /// per move; a script may start a few at once).
-    #[arg(long, value_name = "N", value_parser = at_least_one_u32)]
+    /// applies (only with --rate-limit). Default: twice --rate-limit (the page
+    /// sends a request or two per move; a script may start a few at once).
+    #[arg(long, value_name = "N", value_parser = at_least_one_u32, requires = "rate_limit")]
     pub rate_burst: Option<u32>,
 
-    /// Connections open at once; one more is answered 503 with Retry-After and
-    /// closed. Default 512: half the usual limit of 1024 open files, the rest
-    /// left for the server's own files and that answer.
-    #[arg(long, value_name = "N", default_value_t = 512, value_parser = at_least_one_usize)]
+    /// Connections open at once, 1 to 1,000,000; one more is answered 503 with
+    /// Retry-After and closed. Default 512: half the usual limit of 1024 open
+    /// files, the rest left for the server's own files and that answer.
+    #[arg(long, value_name = "N", default_value_t = 512,
+          value_parser = counted(1, MAX_CONNECTIONS))]
     pub max_connections: usize,
 
     /// Origins allowed to call the API from a page (CORS), as
@@ -432,6 +443,30 @@ pub struct ServeArgs {
     #[arg(short, long)]
     pub quiet: bool,
 }
+
+/// The default `--wide-timeout`, in seconds.
+pub const WIDE_TIMEOUT: u64 = 60;
+
+impl ServeArgs {
+    /// A request's limit in seconds on a board over 64 bits (`wide`) or not,
+    /// and the option that sets it.
+    pub fn limit(&self, wide: bool) -> (u64, &'static str) {
+        match self.wide_timeout {
+            Some(secs) if wide => (secs, "--wide-timeout"),
+            None if wide && self.timeout > WIDE_TIMEOUT => (WIDE_TIMEOUT, "--wide-timeout"),
+            _ => (self.timeout, "--timeout"),
+        }
+    }
+}
+
+/// The most `--queue`: far more requests than connections can wait at once.
+pub const MAX_QUEUE: usize = 1_000_000;
+
+/// The most `--cache`: a few GB of answers once full.
+pub const MAX_CACHE: usize = 10_000_000;
+
+/// The most `--max-connections`: far more than a process may open files.
+pub const MAX_CONNECTIONS: usize = 1_000_000;
 
 /// `--log-format` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -473,7 +508,8 @@ pub struct EngineArgs {
     pub solver: Vec<SolverArg>,
 
     /// Table memory in MB, in all: shared out equally among the workers (each
-    /// gets N / threads; default: 64 per worker). A table holds the largest prime
+    /// gets N / threads, rounded down; less than 1 each is refused; default: 64
+    /// per worker). A table holds the largest prime
     /// number of entries (or sets of entries) that fits: 8-byte entries for `upper`
     /// and `bounds` (64 MB: 8,388,593), 8-byte sets of two 4-byte entries for
     /// `compact` (64 MB: 8,388,593 sets; 8-byte entries below 63 MB). The tuned
@@ -567,9 +603,11 @@ fn at_least_one_u32(text: &str) -> Result<u32, String> {
     u32::try_from(at_least_one(text)?).map_err(|e| e.to_string())
 }
 
-/// A count of at least 1.
-fn at_least_one_usize(text: &str) -> Result<usize, String> {
-    usize::try_from(at_least_one(text)?).map_err(|e| e.to_string())
+/// A count from `min` to `max`; clap's message names both ("1000000000 is not
+/// in 1..=1000000"), so that a size that would exhaust memory is refused before
+/// anything is allocated.
+fn counted(min: usize, max: usize) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(min as u64..=max as u64)
 }
 
 /// Seconds, decimals allowed, from 0 to an hour.
@@ -903,16 +941,63 @@ mod tests {
         );
         assert_eq!(s.grace, std::time::Duration::from_millis(500));
         assert_eq!(s.log_format, LogFormat::Json);
+        let most = parse(&[
+            "c4solver", "serve", "--queue", "1000000", "--cache", "10000000",
+        ]);
+        let Some(Command::Serve(s)) = most.unwrap().command else {
+            panic!("not serve")
+        };
+        assert_eq!((s.queue, s.cache), (MAX_QUEUE, MAX_CACHE));
         for bad in [
             &["--grace", "-1"][..],
             &["--grace", "nan"],
             &["--max-connections", "0"],
+            &["--max-connections", "1000001"],
+            &["--queue", "1000001"],
+            &["--queue", "18446744073709551615"],
+            &["--cache", "10000001"],
+            &["--cache", "18446744073709551615"],
             &["--rate-burst", "0"],
+            // Regression: a burst without a limit was silently ignored.
+            &["--rate-burst", "5"],
             &["--log-format", "xml"],
         ] {
             let mut args = vec!["c4solver", "serve"];
             args.extend_from_slice(bad);
             assert!(parse(&args).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_wide_board_has_its_own_shorter_limit() {
+        let serve = |args: &[&str]| {
+            let mut all = vec!["c4solver", "serve"];
+            all.extend_from_slice(args);
+            match parse(&all).unwrap().command {
+                Some(Command::Serve(s)) => s,
+                _ => panic!("not serve"),
+            }
+        };
+        let default = serve(&[]);
+        assert_eq!(default.limit(false), (600, "--timeout"));
+        assert_eq!(default.limit(true), (60, "--wide-timeout"));
+        let short = serve(&["--timeout", "5"]);
+        assert_eq!(short.limit(true), (5, "--timeout"));
+        let long = serve(&["--timeout", "5", "--wide-timeout", "900"]);
+        assert_eq!(long.limit(true), (900, "--wide-timeout"));
+        assert_eq!(long.limit(false), (5, "--timeout"));
+        assert!(parse(&["c4solver", "serve", "--wide-timeout", "0"]).is_err());
+    }
+
+    #[test]
+    fn the_help_names_every_book_command() {
+        // Regression: `c4solver --help` left out `book export`.
+        let help = Cli::command().render_help().to_string();
+        let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let from = words.find(" book Opening books:").unwrap();
+        let book = &words[from..from + words[from..].find(" serve ").unwrap()];
+        for action in ["generate", "merge", "verify", "describe", "export"] {
+            assert!(book.contains(action), "{action} in {book}");
         }
     }
 

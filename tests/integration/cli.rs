@@ -297,3 +297,70 @@ fn bench_checks_and_prints_tables() {
     assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn serve_refuses_sizes_that_cannot_be_had_before_allocating() {
+    // Regression: these aborted ("memory allocation of 88000000000 bytes
+    // failed") or panicked while the queue and the cache were set up.
+    for (flag, value, range) in [
+        ("--queue", "1000000000", "1..=1000000"),
+        ("--queue", "18446744073709551615", "1..=1000000"),
+        ("--cache", "1000000000", "0..=10000000"),
+        ("--cache", "18446744073709551615", "0..=10000000"),
+        ("--max-connections", "18446744073709551615", "1..=1000000"),
+    ] {
+        let out = c4()
+            .args(["serve", "--addr", "127.0.0.1:0", flag, value])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(
+            err.contains(&format!(
+                "invalid value '{value}' for '{flag} <N>': {value} is not in {range}"
+            )),
+            "{flag} {value}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "never listened");
+    }
+}
+
+#[test]
+fn serve_refuses_a_rate_burst_without_a_rate_limit() {
+    // Regression: the burst was silently ignored.
+    for (args, message) in [
+        (&["--rate-burst", "5"][..], "--rate-limit <N>"),
+        (
+            &["--rate-limit", "0", "--rate-burst", "5"],
+            "c4solver: --rate-burst applies past --rate-limit: give a --rate-limit above 0",
+        ),
+    ] {
+        let out = c4()
+            .args(["serve", "--addr", "127.0.0.1:0", "--threads", "1"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "never listened");
+    }
+}
+
+#[test]
+fn a_table_under_1_mb_a_worker_is_refused_not_rounded_up() {
+    // docs/cli.md: `--table-mb` is a total, never rounded up past what was given.
+    let out = c4()
+        .args(["--table-mb", "1", "--threads", "2", "solve"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "c4solver: --table-mb 1 is shared out among 2 workers: less than 1 MB each \
+         (give at least 2, or fewer --threads)\n"
+    );
+}

@@ -223,3 +223,131 @@ fn the_sizes_tables_are_those_of_the_recorded_results() {
         "docs/sizes.md's projection"
     );
 }
+
+/// The documents a user reads: the READMEs and docs/ (not the research logs,
+/// which record what was true on their day).
+fn user_documents() -> Vec<(PathBuf, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut paths: Vec<PathBuf> = [
+        "README.md",
+        "python/README.md",
+        "npm/README.md",
+        "crates/c4solver/README.md",
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect();
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            paths.push(path);
+        }
+    }
+    paths
+        .into_iter()
+        .filter(|p| p.exists())
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
+}
+
+/// Every run of board sizes written as a list (`5x12, 5x13 and 6x10`), with
+/// the text after it.
+fn size_lists(text: &str) -> Vec<(Vec<c4solver::Size>, &str)> {
+    let mut lists = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let mut sizes = Vec::new();
+        let mut tail = &rest[start..];
+        loop {
+            let end = tail
+                .find(|c: char| !(c.is_ascii_alphanumeric()))
+                .unwrap_or(tail.len());
+            match tail[..end].parse::<c4solver::Size>() {
+                Ok(size) if tail[..end].contains('x') => sizes.push(size),
+                _ => break,
+            }
+            tail = &tail[end..];
+            let sep = tail.trim_start_matches([',', ' ', '\n']);
+            let sep = sep.strip_prefix("and").map_or(sep, |s| s.trim_start());
+            if sep.len() == tail.len() || !sep.starts_with(|c: char| c.is_ascii_digit()) {
+                break;
+            }
+            tail = sep;
+        }
+        if sizes.len() >= 3 {
+            lists.push((sizes, tail));
+            rest = tail;
+            continue;
+        }
+        let skip = rest[start..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len() - start);
+        rest = &rest[start + skip.max(1)..];
+    }
+    lists
+}
+
+#[test]
+fn every_list_of_sizes_is_the_librarys() {
+    use c4solver::Size;
+    let wide = Size::listed(&Size::WIDE);
+    let all = Size::ALL.len() + Size::WIDE.len();
+    let mut checked = 0;
+    for (path, text) in user_documents() {
+        let name = path.display();
+        for (sizes, _) in size_lists(&text) {
+            // A list of boards over 64 bits is the library's whole list of them.
+            if sizes.len() >= 5 && sizes.iter().all(|s| s.is_wide()) {
+                assert_eq!(Size::listed(&sizes), wide, "{name}");
+                checked += 1;
+            }
+            for s in &sizes {
+                assert!(
+                    !s.is_wide() || Size::WIDE.contains(s) || text.contains("not built"),
+                    "{name}: {s} is over 64 bits and not one of Size::WIDE"
+                );
+            }
+        }
+        // Counts of sizes in prose agree with the list.
+        for (phrase, count) in [
+            (" other sizes", all - 1),
+            (" sizes, from 4x4", Size::ALL.len()),
+            (" board sizes up to 128 bits", all),
+            (" boards over 64 bits", Size::WIDE.len()),
+        ] {
+            for (at, _) in text.match_indices(phrase) {
+                let before = text[..at].trim_end();
+                let word = before.rsplit([' ', '\n', '(']).next().unwrap();
+                let n = match word {
+                    "eleven" => 11,
+                    w => match w.replace(',', "").parse::<usize>() {
+                        Ok(n) => n,
+                        Err(_) => continue,
+                    },
+                };
+                assert_eq!(n, count, "{name}: \"{word}{phrase}\"");
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 5,
+        "the documents list the sizes in {checked} places"
+    );
+}
+
+#[test]
+fn size_lists_are_found_in_prose() {
+    let found = size_lists("on 5x12, 5x13 and\n6x10 boards; 7x6 alone; 4x4, 5x4, 6x4.");
+    let names: Vec<Vec<String>> = found
+        .iter()
+        .map(|(l, _)| l.iter().map(ToString::to_string).collect())
+        .collect();
+    assert_eq!(
+        names,
+        [vec!["5x12", "5x13", "6x10"], vec!["4x4", "5x4", "6x4"]]
+    );
+}

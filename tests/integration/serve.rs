@@ -607,6 +607,13 @@ fn every_error_is_json() {
             405,
             "DELETE is not allowed on /index.html",
         ),
+        // Regression: a proxy's CONNECT (a host, no path) read "no such path : ".
+        (
+            "CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\nConnection: close\r\n\r\n"
+                .to_string(),
+            405,
+            "CONNECT is not allowed: this is no proxy; use GET on /solve",
+        ),
         (
             format!(
                 "GET /solve?pos={} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",

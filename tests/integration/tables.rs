@@ -5,13 +5,15 @@
 #![cfg(feature = "research")]
 //!
 //! The sets are the first 300 positions of each, vendored in `tests/data/pons/`;
-//! the tests of `pons_sets` (ignored by default, run by `.ci/run`) read the full
-//! sets from `../shared/pons-testsets` (or `$C4_PONS_DIR`).
+//! the tests of `full_sets` (ignored by default, run by `.ci/run` when
+//! `C4_FULL_SETS=1`, as the weekly and release runs do) read the full sets from
+//! `../shared/pons-testsets` (or `$C4_PONS_DIR`).
 //! Tables are 4 MB so that replacement happens often (the compact table needs
 //! 63 MB and gets 64).
 //!
-//! **Tuned search**, every design (15 configurations): all of `Test_L3_R1`,
-//! `Test_L2_R1`, `Test_L2_R2` and `Test_L1_R1`, strong and weak.
+//! **Tuned search**, every design (15 configurations): every 10th position of
+//! the samples of `Test_L3_R1`, `Test_L2_R1`, `Test_L2_R2` and `Test_L1_R1`,
+//! strong and weak; in `full_sets`, all of the four sets.
 //!
 //! **Reference search**, every design: the reference search needs up to 10^9
 //! nodes per Begin-Easy position, so it runs (well under two minutes in the test
@@ -27,7 +29,9 @@
 //!   nodes weak even with the bounds table, and the reference search needs seconds
 //!   per position there).
 //!
-//! The full runs, including `Test_L2_R2` in full, are ignored by default:
+//! In `full_sets` too, every design of the reference search on all of
+//! `Test_L3_R1`, strong and weak. The full runs, including `Test_L2_R2` in full,
+//! are ignored by default:
 //!
 //! ```text
 //! cargo test --release --test integration tables:: -- --ignored
@@ -119,6 +123,17 @@ fn check_set(
 const BOTH: [Mode; 2] = [Mode::Strong, Mode::Weak];
 
 #[test]
+fn tuned_every_design_sampled() {
+    let all = designs(SolverKind::Tuned);
+    assert_eq!(all.len(), 15);
+    for c in all {
+        for name in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"] {
+            check(c, name, &BOTH, |i| i % 10 == 0);
+        }
+    }
+}
+
+#[test]
 fn middle_easy_sampled() {
     for c in configs() {
         check(c, "Test_L2_R1", &[Mode::Weak], |i| i % 5 == 0);
@@ -183,13 +198,14 @@ fn full_runs() {
     }
 }
 
-/// The tests that read the full sets from `../shared/pons-testsets/`: ignored by
-/// default, run by `.ci/run` (`cargo test -- --ignored pons_sets`).
-mod pons_sets {
+/// Every design over the full sets from `../shared/pons-testsets/`: ignored by
+/// default, run by `.ci/run` with `C4_FULL_SETS=1` (the weekly and release runs;
+/// docs/testing.md). The samples above check every design on each set.
+mod full_sets {
     use super::*;
 
     #[test]
-    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    #[ignore = "every design on the full sets: C4_FULL_SETS=1 .ci/run, or cargo test --features research --test integration -- --ignored tables::full_sets"]
     fn tuned_every_design_end_and_middle_easy_in_full() {
         let all = designs(SolverKind::Tuned);
         assert_eq!(all.len(), 15);
@@ -200,7 +216,7 @@ mod pons_sets {
     }
 
     #[test]
-    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    #[ignore = "every design on the full sets: C4_FULL_SETS=1 .ci/run, or cargo test --features research --test integration -- --ignored tables::full_sets"]
     fn tuned_every_design_middle_medium_in_full() {
         common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
             for &c in part {
@@ -210,7 +226,7 @@ mod pons_sets {
     }
 
     #[test]
-    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    #[ignore = "every design on the full sets: C4_FULL_SETS=1 .ci/run, or cargo test --features research --test integration -- --ignored tables::full_sets"]
     fn tuned_every_design_begin_easy_in_full() {
         common::on_the_cores(&designs(SolverKind::Tuned), |_, part| {
             for &c in part {
@@ -220,7 +236,7 @@ mod pons_sets {
     }
 
     #[test]
-    #[ignore = "reads ../shared/pons-testsets: cargo test -- --ignored pons_sets"]
+    #[ignore = "every design on the full sets: C4_FULL_SETS=1 .ci/run, or cargo test --features research --test integration -- --ignored tables::full_sets"]
     fn end_easy_in_full() {
         for c in configs() {
             check_full(c, "Test_L3_R1", &BOTH, |_| true);

@@ -1,24 +1,24 @@
 //! Board sizes chosen at run time.
 //!
-//! Every type of the library takes the board's width and height as const generic
-//! parameters (`Board<W, H>`, `Solver<W, H>`, `Book<W, H>`): each size is compiled
-//! on its own, with its masks and shifts as constants. A program that takes the
-//! size from its user, as the command line's `--size WxH` does, parses it into a
-//! [`Size`] and calls a generic function through [`with_size!`](crate::with_size),
-//! which holds one instantiation per supported size.
+//! The library's engines take the board's width and height as const generic
+//! parameters ([`sized`](crate::sized)): each size is compiled on its own, with its
+//! masks and shifts as constants. The size-erased types ([`Position`](crate::Position),
+//! [`Solver`](crate::Solver)) take a [`Size`] at run time and dispatch once
+//! through [`with_size!`](crate::with_size), which holds one instantiation per
+//! built size.
 //!
-//! The supported sizes are every width and height from 4 up whose bitboard takes
-//! at most 64 bits, `W * (H + 1) <= 64` ([`Size::ALL`], 42 sizes from 4x4 to
-//! 12x4 and 4x15, on a `u64`), and eleven boards of up to 128 bits on a `u128`
-//! ([`Size::WIDE`]: 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5). [`Size::new`] takes
-//! every size of up to 128 bits; [`Size::built`] says whether this build has it. Smaller boards (a width or height below 4) work in the library
-//! but are not instantiated here: nobody can win on a board less than four wide
-//! and four high but in the other direction, and they are not in Tromp's table.
+//! The sizes are listed once, in `every_size!`: every width and height from 4 up
+//! whose bitboard takes at most 64 bits, `W * (H + 1) <= 64` ([`Size::ALL`], on a
+//! `u64`), and the boards of up to 128 bits of Steininger's table ([`Size::WIDE`],
+//! on a `u128`). [`Size::new`] takes every size of up to 128 bits;
+//! [`Size::built`] says whether this build has it. Smaller boards (a width or
+//! height below 4) are not instantiated: nobody can win on a board less than four
+//! wide and four high but in the other direction, and they are not in Tromp's
+//! table.
 //!
-//! [`with_size!`](crate::with_size) instantiates every supported size only with
-//! the `all-sizes` cargo feature: each size is a copy of the whole program, about
-//! 0.27 MB of code each, so the default build holds the standard 7x6 board alone
-//! ([`Size::BUILT`]; [`Size::built`] says why another size is missing).
+//! Every size is built only with the `all-sizes` cargo feature; the default build
+//! holds the standard 7x6 board alone ([`Size::BUILT`]; [`Size::built`] says why
+//! another size is missing).
 
 use std::fmt;
 use std::str::FromStr;
@@ -51,8 +51,9 @@ pub enum SizeError {
     /// A size over 64 bits that is not one of [`Size::WIDE`].
     #[error(
         "board size {0} ({bits} bits) is not one of the sizes over 64 bits that the `all-sizes` \
-         build holds: 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5",
-        bits = .0.width * (.0.height + 1)
+         build holds: {list}",
+        bits = .0.width * (.0.height + 1),
+        list = Size::listed(&Size::WIDE)
     )]
     NotWide(Size),
     /// The bitboard would need more than 128 bits.
@@ -63,6 +64,62 @@ pub enum SizeError {
     TooLarge(Size),
 }
 
+/// The one list of the board sizes this library builds: every size of at most 64
+/// bits (`narrow`, on a `u64`) and the boards over 64 bits (`wide`, on a `u128`).
+/// `every_size!(m)` calls the macro `m` with the list: [`Size::ALL`],
+/// [`Size::WIDE`], [`Size::BUILT`], [`with_size!`](crate::with_size) and the
+/// messages are all made from it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! every_size {
+    ($m:ident $(! { $($args:tt)* })?) => {
+        $crate::$m! {
+            $($($args)*)?
+            narrow [
+            (4, 4) (4, 5) (4, 6) (4, 7) (4, 8) (4, 9) (4, 10) (4, 11) (4, 12)
+            (4, 13) (4, 14) (4, 15) (5, 4) (5, 5) (5, 6) (5, 7) (5, 8) (5, 9)
+            (5, 10) (5, 11) (6, 4) (6, 5) (6, 6) (6, 7) (6, 8) (6, 9) (7, 4) (7,
+            5) (7, 6) (7, 7) (7, 8) (8, 4) (8, 5) (8, 6) (8, 7) (9, 4) (9, 5)
+            (9, 6) (10, 4) (10, 5) (11, 4) (12, 4)
+            ]
+            wide [
+            (5, 12) (5, 13) (6, 10) (6, 11) (6, 12) (7, 9) (7, 10) (8, 8) (9, 7)
+            (10, 6) (11, 5)
+            ]
+        }
+    };
+}
+
+/// [`Size::ALL`] of the list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! narrow_sizes {
+    (narrow [$(($w:literal, $h:literal))*] wide [$(($ww:literal, $wh:literal))*]) => {
+        [$(Size { width: $w, height: $h }),*]
+    };
+}
+
+/// [`Size::WIDE`] of the list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! wide_sizes {
+    (narrow [$(($w:literal, $h:literal))*] wide [$(($ww:literal, $wh:literal))*]) => {
+        [$(Size { width: $ww, height: $wh }),*]
+    };
+}
+
+/// How many sizes of each kind the list holds.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! size_counts {
+    (narrow [$(($w:literal, $h:literal))*] wide [$(($ww:literal, $wh:literal))*]) => {
+        ([$($w),*].len(), [$($ww),*].len())
+    };
+}
+
+const NARROW_COUNT: usize = every_size!(size_counts).0;
+const WIDE_COUNT: usize = every_size!(size_counts).1;
+
 impl Size {
     /// The standard board, 7x6.
     pub const STANDARD: Size = Size {
@@ -72,226 +129,14 @@ impl Size {
 
     /// The sizes over 64 bits built with the `all-sizes` feature (each a copy of
     /// the program on a 128-bit bitboard): every board of Steininger's results
-    /// table that needs more than 64 bits (65 to 78).
-    pub const WIDE: [Size; 11] = [
-        Size {
-            width: 5,
-            height: 12,
-        },
-        Size {
-            width: 5,
-            height: 13,
-        },
-        Size {
-            width: 6,
-            height: 10,
-        },
-        Size {
-            width: 6,
-            height: 11,
-        },
-        Size {
-            width: 6,
-            height: 12,
-        },
-        Size {
-            width: 7,
-            height: 9,
-        },
-        Size {
-            width: 7,
-            height: 10,
-        },
-        Size {
-            width: 8,
-            height: 8,
-        },
-        Size {
-            width: 9,
-            height: 7,
-        },
-        Size {
-            width: 10,
-            height: 6,
-        },
-        Size {
-            width: 11,
-            height: 5,
-        },
-    ];
+    /// table that needs more than 64 bits (65 to 78). From the one list of sizes,
+    /// `every_size!`.
+    pub const WIDE: [Size; WIDE_COUNT] = every_size!(wide_sizes);
 
-    /// Every supported size, by width then height: every `W`x`H` with `W, H >= 4`
-    /// and `W * (H + 1) <= 64`.
-    pub const ALL: [Size; 42] = [
-        Size {
-            width: 4,
-            height: 4,
-        },
-        Size {
-            width: 4,
-            height: 5,
-        },
-        Size {
-            width: 4,
-            height: 6,
-        },
-        Size {
-            width: 4,
-            height: 7,
-        },
-        Size {
-            width: 4,
-            height: 8,
-        },
-        Size {
-            width: 4,
-            height: 9,
-        },
-        Size {
-            width: 4,
-            height: 10,
-        },
-        Size {
-            width: 4,
-            height: 11,
-        },
-        Size {
-            width: 4,
-            height: 12,
-        },
-        Size {
-            width: 4,
-            height: 13,
-        },
-        Size {
-            width: 4,
-            height: 14,
-        },
-        Size {
-            width: 4,
-            height: 15,
-        },
-        Size {
-            width: 5,
-            height: 4,
-        },
-        Size {
-            width: 5,
-            height: 5,
-        },
-        Size {
-            width: 5,
-            height: 6,
-        },
-        Size {
-            width: 5,
-            height: 7,
-        },
-        Size {
-            width: 5,
-            height: 8,
-        },
-        Size {
-            width: 5,
-            height: 9,
-        },
-        Size {
-            width: 5,
-            height: 10,
-        },
-        Size {
-            width: 5,
-            height: 11,
-        },
-        Size {
-            width: 6,
-            height: 4,
-        },
-        Size {
-            width: 6,
-            height: 5,
-        },
-        Size {
-            width: 6,
-            height: 6,
-        },
-        Size {
-            width: 6,
-            height: 7,
-        },
-        Size {
-            width: 6,
-            height: 8,
-        },
-        Size {
-            width: 6,
-            height: 9,
-        },
-        Size {
-            width: 7,
-            height: 4,
-        },
-        Size {
-            width: 7,
-            height: 5,
-        },
-        Size {
-            width: 7,
-            height: 6,
-        },
-        Size {
-            width: 7,
-            height: 7,
-        },
-        Size {
-            width: 7,
-            height: 8,
-        },
-        Size {
-            width: 8,
-            height: 4,
-        },
-        Size {
-            width: 8,
-            height: 5,
-        },
-        Size {
-            width: 8,
-            height: 6,
-        },
-        Size {
-            width: 8,
-            height: 7,
-        },
-        Size {
-            width: 9,
-            height: 4,
-        },
-        Size {
-            width: 9,
-            height: 5,
-        },
-        Size {
-            width: 9,
-            height: 6,
-        },
-        Size {
-            width: 10,
-            height: 4,
-        },
-        Size {
-            width: 10,
-            height: 5,
-        },
-        Size {
-            width: 11,
-            height: 4,
-        },
-        Size {
-            width: 12,
-            height: 4,
-        },
-    ];
+    /// Every supported size of at most 64 bits, by width then height: every
+    /// `W`x`H` with `W, H >= 4` and `W * (H + 1) <= 64`. From the one list of
+    /// sizes, `every_size!`.
+    pub const ALL: [Size; NARROW_COUNT] = every_size!(narrow_sizes);
 
     /// A supported size, or why not.
     ///
@@ -334,6 +179,17 @@ impl Size {
         }
     }
 
+    /// `sizes` written as in prose: `"5x12, 5x13 and 6x10"`. The messages, the
+    /// help and the documents list the sizes this way.
+    pub fn listed(sizes: &[Size]) -> String {
+        let names: Vec<String> = sizes.iter().map(Size::to_string).collect();
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+
     /// Whether the size's bitboard is a `u128` (more than 64 bits).
     pub fn is_wide(self) -> bool {
         self.bits() > 64
@@ -352,15 +208,15 @@ impl Size {
 
 /// [`Size::ALL`] then [`Size::WIDE`].
 #[cfg(feature = "all-sizes")]
-const ALL_AND_WIDE: [Size; 53] = {
-    let mut all = [Size::STANDARD; 53];
+const ALL_AND_WIDE: [Size; NARROW_COUNT + WIDE_COUNT] = {
+    let mut all = [Size::STANDARD; NARROW_COUNT + WIDE_COUNT];
     let mut i = 0;
-    while i < 42 {
+    while i < NARROW_COUNT {
         all[i] = Size::ALL[i];
         i += 1;
     }
-    while i < 53 {
-        all[i] = Size::WIDE[i - 42];
+    while i < NARROW_COUNT + WIDE_COUNT {
+        all[i] = Size::WIDE[i - NARROW_COUNT];
         i += 1;
     }
     all
@@ -410,99 +266,50 @@ impl FromStr for Size {
 ///
 /// # Panics
 /// If the size is not one of [`Size::BUILT`] (check it with [`Size::built`]).
-#[cfg(feature = "all-sizes")]
 #[macro_export]
 macro_rules! with_size {
-    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
+    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {
+        $crate::every_size!(with_size_arms! { ($size) ($($f)::+) ($($arg),*) })
+    };
+}
+
+/// The arms of [`with_size!`]: one per built size of the list.
+#[cfg(feature = "all-sizes")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_size_arms {
+    (($size:expr) $f:tt $args:tt
+     narrow [$(($w:literal, $h:literal))*] wide [$(($ww:literal, $wh:literal))*]) => {{
         let size: $crate::Size = $size;
         match (size.width, size.height) {
-            (4, 4) => $($f)::+::<4, 4, u64>($($arg),*),
-            (4, 5) => $($f)::+::<4, 5, u64>($($arg),*),
-            (4, 6) => $($f)::+::<4, 6, u64>($($arg),*),
-            (4, 7) => $($f)::+::<4, 7, u64>($($arg),*),
-            (4, 8) => $($f)::+::<4, 8, u64>($($arg),*),
-            (4, 9) => $($f)::+::<4, 9, u64>($($arg),*),
-            (4, 10) => $($f)::+::<4, 10, u64>($($arg),*),
-            (4, 11) => $($f)::+::<4, 11, u64>($($arg),*),
-            (4, 12) => $($f)::+::<4, 12, u64>($($arg),*),
-            (4, 13) => $($f)::+::<4, 13, u64>($($arg),*),
-            (4, 14) => $($f)::+::<4, 14, u64>($($arg),*),
-            (4, 15) => $($f)::+::<4, 15, u64>($($arg),*),
-            (5, 4) => $($f)::+::<5, 4, u64>($($arg),*),
-            (5, 5) => $($f)::+::<5, 5, u64>($($arg),*),
-            (5, 6) => $($f)::+::<5, 6, u64>($($arg),*),
-            (5, 7) => $($f)::+::<5, 7, u64>($($arg),*),
-            (5, 8) => $($f)::+::<5, 8, u64>($($arg),*),
-            (5, 9) => $($f)::+::<5, 9, u64>($($arg),*),
-            (5, 10) => $($f)::+::<5, 10, u64>($($arg),*),
-            (5, 11) => $($f)::+::<5, 11, u64>($($arg),*),
-            (6, 4) => $($f)::+::<6, 4, u64>($($arg),*),
-            (6, 5) => $($f)::+::<6, 5, u64>($($arg),*),
-            (6, 6) => $($f)::+::<6, 6, u64>($($arg),*),
-            (6, 7) => $($f)::+::<6, 7, u64>($($arg),*),
-            (6, 8) => $($f)::+::<6, 8, u64>($($arg),*),
-            (6, 9) => $($f)::+::<6, 9, u64>($($arg),*),
-            (7, 4) => $($f)::+::<7, 4, u64>($($arg),*),
-            (7, 5) => $($f)::+::<7, 5, u64>($($arg),*),
-            (7, 6) => $($f)::+::<7, 6, u64>($($arg),*),
-            (7, 7) => $($f)::+::<7, 7, u64>($($arg),*),
-            (7, 8) => $($f)::+::<7, 8, u64>($($arg),*),
-            (8, 4) => $($f)::+::<8, 4, u64>($($arg),*),
-            (8, 5) => $($f)::+::<8, 5, u64>($($arg),*),
-            (8, 6) => $($f)::+::<8, 6, u64>($($arg),*),
-            (8, 7) => $($f)::+::<8, 7, u64>($($arg),*),
-            (9, 4) => $($f)::+::<9, 4, u64>($($arg),*),
-            (9, 5) => $($f)::+::<9, 5, u64>($($arg),*),
-            (9, 6) => $($f)::+::<9, 6, u64>($($arg),*),
-            (10, 4) => $($f)::+::<10, 4, u64>($($arg),*),
-            (10, 5) => $($f)::+::<10, 5, u64>($($arg),*),
-            (11, 4) => $($f)::+::<11, 4, u64>($($arg),*),
-            (12, 4) => $($f)::+::<12, 4, u64>($($arg),*),
-            (5, 12) => $($f)::+::<5, 12, u128>($($arg),*),
-            (5, 13) => $($f)::+::<5, 13, u128>($($arg),*),
-            (6, 10) => $($f)::+::<6, 10, u128>($($arg),*),
-            (6, 11) => $($f)::+::<6, 11, u128>($($arg),*),
-            (6, 12) => $($f)::+::<6, 12, u128>($($arg),*),
-            (7, 9) => $($f)::+::<7, 9, u128>($($arg),*),
-            (7, 10) => $($f)::+::<7, 10, u128>($($arg),*),
-            (8, 8) => $($f)::+::<8, 8, u128>($($arg),*),
-            (9, 7) => $($f)::+::<9, 7, u128>($($arg),*),
-            (10, 6) => $($f)::+::<10, 6, u128>($($arg),*),
-            (11, 5) => $($f)::+::<11, 5, u128>($($arg),*),
+            $(($w, $h) => $crate::call_sized!($f, $w, $h, u64, $args),)*
+            $(($ww, $wh) => $crate::call_sized!($f, $ww, $wh, u128, $args),)*
             _ => panic!("board size {size} is not built into this program"),
         }
     }};
 }
 
-/// Calls a generic function `f::<W, H, B>(args...)` with the const parameters of
-/// a [`Size`] chosen at run time and its bitboard word `B` (`u64` up to 64 bits,
-/// `u128` above): `with_size!(size, solve_one(&moves))` expands to a `match` with
-/// one arm per built size ([`Size::BUILT`]: all of [`Size::ALL`] and
-/// [`Size::WIDE`] with the `all-sizes` feature, 7x6 alone without).
-///
-/// ```
-/// use c4solver::{Bits, Board, Size, with_size};
-///
-/// fn cells<const W: usize, const H: usize, B: Bits>(extra: usize) -> usize {
-///     Board::<W, H, B>::CELLS + extra
-/// }
-/// let size: Size = "7x6".parse()?;
-/// assert_eq!(with_size!(size.built()?, cells(1)), 43);
-/// # Ok::<(), c4solver::SizeError>(())
-/// ```
-///
-/// # Panics
-/// If the size is not one of [`Size::BUILT`] (check it with [`Size::built`]).
+/// The arms of [`with_size!`]: the standard board alone without `all-sizes`.
 #[cfg(not(feature = "all-sizes"))]
+#[doc(hidden)]
 #[macro_export]
-macro_rules! with_size {
-    ($size:expr, $($f:ident)::+ ( $($arg:expr),* $(,)? )) => {{
+macro_rules! with_size_arms {
+    (($size:expr) $f:tt $args:tt narrow [$($n:tt)*] wide [$($w:tt)*]) => {{
         let size: $crate::Size = $size;
         match (size.width, size.height) {
-            (7, 6) => $($f)::+::<7, 6, u64>($($arg),*),
+            (7, 6) => $crate::call_sized!($f, 7, 6, u64, $args),
             _ => panic!("board size {size} is not built into this program"),
         }
     }};
+}
+
+/// One call of [`with_size!`]: `f::<W, H, B>(args)`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! call_sized {
+    (($($f:ident)::+), $w:literal, $h:literal, $b:ty, ($($arg:expr),*)) => {
+        $($f)::+::<$w, $h, $b>($($arg),*)
+    };
 }
 
 #[cfg(test)]

@@ -82,8 +82,9 @@ def book(
     """Generates the book of `depth` into `out` (see the module's doc); returns
     the shards' folder, kept so that a rerun is quick (remove it when done).
 
-    Raises ToolError, parts.JobMismatch, or KeyboardInterrupt on Ctrl-C (the
-    tasks in flight cancelled; run again to resume).
+    Raises ToolError, parts.JobMismatch, parts.Busy (another driver works on
+    the same FILE), or KeyboardInterrupt on Ctrl-C (the tasks in flight
+    cancelled; run again to resume).
     """
     if not 1 <= shards <= 65535:
         raise ValueError("--shards must be 1 to 65535")
@@ -97,7 +98,26 @@ def book(
     )
     folder = os.path.abspath(out) + ".shards"
     job = {"command": "book", "depth": depth, "shards": shards, "size": size or "7x6", "version": 1}
-    parts.claim(folder, job)
+    with parts.locked(folder):
+        parts.claim(folder, job)
+        _run(folder, job, depth, shards, scheduler, workers, tool, options)
+        files = [os.path.join(folder, shard_name(i, shards)) for i in range(1, shards + 1)]
+        _command(found, ["book", "merge", "--out", out, *files, *options])
+    return folder
+
+
+def _run(
+    folder: str,
+    job: dict,
+    depth: int,
+    shards: int,
+    scheduler: Optional[str],
+    workers: Optional[int],
+    tool: str,
+    options: List[str],
+) -> None:
+    """Generates the shards of `job` not yet in `folder` (claimed and locked),
+    each task running `tool` as the worker finds it."""
     present = set(os.listdir(folder))
     missing = [i for i in range(1, shards + 1) if shard_name(i, shards) not in present]
     tasks = (
@@ -112,6 +132,3 @@ def book(
     if missing:
         with cluster.client(scheduler, workers) as c:
             cluster.run(c, tasks, shards, shards - len(missing), "shards")
-    files = [os.path.join(folder, shard_name(i, shards)) for i in range(1, shards + 1)]
-    _command(found, ["book", "merge", "--out", out, *files, *options])
-    return folder

@@ -1,8 +1,8 @@
 """The command line: ``python -m c4solver.distributed label|book ...``.
 
 Exit codes: 0 done; 1 bad input, or a task or the c4solver command line
-failed; 2 usage, a missing input, or an OUTPUT holding another job; 130
-interrupted (Ctrl-C).
+failed; 2 usage, a missing or unreadable input, an OUTPUT holding another job,
+or another driver running on it; 130 interrupted (Ctrl-C).
 """
 
 import argparse
@@ -151,7 +151,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             file=sys.stderr,
         )
         return 130
-    except (inputs.InputError, parts.JobMismatch, ValueError, OSError) as e:
+    except (inputs.InputError, parts.JobMismatch, parts.Busy, ValueError, OSError) as e:
         print(f"c4solver.distributed: {e}", file=sys.stderr)
         return 2
     except (label_job.BadInput, book_job.ToolError) as e:

@@ -48,16 +48,56 @@ def client(scheduler: Optional[str], workers: Optional[int]) -> Iterator["object
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
+                # The scheduler serves HTTP (health, metrics) even without a
+                # dashboard, by default on port 8787 (a warning if it is taken):
+                # on loopback, at a port the system picks.
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR,
             )
             try:
                 with Client(cluster) as c:
-                    yield c
+                    interrupted = False
+                    try:
+                        yield c
+                    except KeyboardInterrupt:
+                        interrupted = True
+                        raise
+                    finally:
+                        if not interrupted:
+                            _quiet_heartbeats(c)
             finally:
                 cluster.close()
     finally:
         os.environ.clear()
         os.environ.update(saved)
+
+
+# What a worker logs, with a 30-line traceback, when it closes while its
+# heartbeat to the scheduler is in flight (the pool of its connections closed).
+HEARTBEAT_FAILED = "Failed to communicate with scheduler during heartbeat"
+
+
+class _DropHeartbeatFailure(logging.Filter):
+    """Drops the log record of a heartbeat cut short by the worker's close."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(HEARTBEAT_FAILED)
+
+
+def stop_heartbeat(dask_worker) -> None:
+    """On a worker about to be closed: no heartbeat starts any more, and one in
+    flight, cut short by the close, is not logged."""
+    dask_worker.periodic_callbacks["heartbeat"].stop()
+    logging.getLogger("distributed.worker").addFilter(_DropHeartbeatFailure())
+
+
+def _quiet_heartbeats(c) -> None:
+    """Stops the LocalCluster's heartbeats before it closes, so that a clean end
+    prints nothing (best effort: a worker that cannot be reached is skipped)."""
+    try:
+        c.run(stop_heartbeat)
+    except Exception:
+        pass
 
 
 def slots(c) -> int:

@@ -62,22 +62,30 @@ class Source:
             size = os.path.getsize(self.path)
             starts = range(0, max(size, 1), UNIT_BYTES)
             return [("text", self.path, s, min(s + UNIT_BYTES, size)) for s in starts]
-        import pyarrow.parquet as pq
-
         units = []
         for f in self.files:
-            pf = pq.ParquetFile(f)
-            if "moves" not in pf.schema_arrow.names:
-                raise InputError(
-                    f"{f}: no `moves` column (columns: {', '.join(pf.schema_arrow.names)})"
-                )
-            meta = pf.metadata
-            units += [("parquet", f, g, meta.row_group(g).num_rows) for g in range(meta.num_row_groups)]
+            units += _row_groups(f)
         return units
 
     def name(self, unit: Unit) -> str:
         """The unit's file relative to INPUT, for the input's digest."""
         return os.path.relpath(unit[1], self.path) if self.parquet else ""
+
+
+def _row_groups(f: str) -> List[Unit]:
+    """The row groups of the Parquet file `f`, from its footer."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(f)
+        meta = pf.metadata
+        names = pf.schema_arrow.names
+    except (pa.ArrowException, OSError) as e:
+        raise InputError(f"{f}: not a readable Parquet file ({e})") from None
+    if "moves" not in names:
+        raise InputError(f"{f}: no `moves` column (columns: {', '.join(names)})")
+    return [("parquet", f, g, meta.row_group(g).num_rows) for g in range(meta.num_row_groups)]
 
 
 def records(unit: Unit, size: str) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:

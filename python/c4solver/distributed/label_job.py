@@ -4,7 +4,7 @@ The driver lists INPUT's pieces (byte ranges of a text file, row groups of
 Parquet files) and reads none of it: its memory and time do not grow with the
 input. First every piece is checked by a Dask task on the workers, which counts
 its good and bad positions and hashes it; nothing is written if a position is
-bad, unless skip_bad. Then the driver claims OUTPUT with the job's manifest and
+bad, unless skip_bad. Then the driver locks OUTPUT, claims it with the job's manifest and
 cuts the good positions into partitions of `partition_size`: each one not
 already in OUTPUT becomes one task that reads its positions from the pieces,
 labels them with analyze_many on one thread and writes part-NNNNN.parquet
@@ -194,7 +194,8 @@ def label(
     returns the positions in OUTPUT.
 
     Raises BadInput (the first bad positions, with their line or row number),
-    parts.JobMismatch, inputs.InputError, ValueError for a bad size, or
+    parts.JobMismatch, parts.Busy (another driver works in OUTPUT),
+    inputs.InputError, ValueError for a bad size, or
     KeyboardInterrupt on Ctrl-C (the tasks in flight cancelled, the cluster
     closed; run again to resume).
     """
@@ -226,29 +227,30 @@ def label(
             "partitions": -(-good // partition_size),
             "version": 2,
         }
-        parts.claim(output, job)
-        if bad:
-            _write_rejects(c, output, source, units, checks, size)
-        # Task keys name this job and folder: two jobs on one cluster never share a task.
-        prefix = f"label-{parts.job_key(job, output)}"
-        present = {n for n in os.listdir(output) if n.startswith("part-")}
-        done = sum(
-            min(partition_size, good - i * partition_size)
-            for i in range(job["partitions"])
-            if parts.part_name(i) in present
-        )
-        counted = list(zip(units, checks))
-        tasks = (
-            (
-                f"{prefix}-{i}",
-                label_partition,
-                (output, i, part, size, weak),
-                sum(take for _, _, take in part),
+        with parts.locked(output):
+            parts.claim(output, job)
+            if bad:
+                _write_rejects(c, output, source, units, checks, size)
+            # Task keys name this job and folder: two jobs on one cluster never share a task.
+            prefix = f"label-{parts.job_key(job, output)}"
+            present = {n for n in os.listdir(output) if n.startswith("part-")}
+            done = sum(
+                min(partition_size, good - i * partition_size)
+                for i in range(job["partitions"])
+                if parts.part_name(i) in present
             )
-            for i, part in enumerate(segments(counted, partition_size))
-            if parts.part_name(i) not in present
-        )
-        cluster.run(c, tasks, good, done, "pos")
+            counted = list(zip(units, checks))
+            tasks = (
+                (
+                    f"{prefix}-{i}",
+                    label_partition,
+                    (output, i, part, size, weak),
+                    sum(take for _, _, take in part),
+                )
+                for i, part in enumerate(segments(counted, partition_size))
+                if parts.part_name(i) not in present
+            )
+            cluster.run(c, tasks, good, done, "pos")
     if bad:
         print(
             f"c4solver.distributed: {bad} bad position(s) skipped, listed in {os.path.join(output, REJECTED)}",

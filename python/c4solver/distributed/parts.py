@@ -3,20 +3,29 @@
 A partition is ``part-00012.parquet``, written under a temporary name in the
 same folder and renamed, so a file with that name is always complete. The
 manifest ``_job.json`` names the job (its input's hash and options); a folder
-holding another job is refused, never mixed.
+holding another job is refused, never mixed. One driver at a time works in a
+folder: it holds ``.lock`` (its PID and host) from the claim to the end.
 """
 
+import contextlib
 import hashlib
 import json
 import os
+import socket
 import uuid
-from typing import Any, Dict
+from typing import Any, Dict, Iterator
 
 MANIFEST = "_job.json"
+# The driver's lock: "PID HOST", created exclusively, removed when the job ends.
+LOCK = ".lock"
 
 
 class JobMismatch(Exception):
     """OUTPUT already holds the output of another job."""
+
+
+class Busy(Exception):
+    """Another driver, still running, holds the folder's lock."""
 
 
 def part_name(index: int) -> str:
@@ -78,3 +87,75 @@ def claim(folder: str, job: Dict[str, Any]) -> None:
             fh.write(text)
 
     write_atomic(folder, MANIFEST, write)
+
+
+@contextlib.contextmanager
+def locked(folder: str) -> Iterator[None]:
+    """Holds `folder`'s lock (creating the folder) while the block runs. Raises
+    Busy if a live driver holds it; the lock of a driver that died (its PID gone
+    on this host) is taken over."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, LOCK)
+    mine = f"{os.getpid()} {socket.gethostname()}\n"
+    while not _create(path, mine):
+        holder = _read(path)
+        if holder is None:
+            continue  # released meanwhile: try again
+        if _alive(holder):
+            raise Busy(
+                f"{folder} is in use by another driver ({_describe(holder)}, in {path}): "
+                f"wait for it to end, or remove {path} if no driver runs"
+            )
+        if _read(path) == holder:  # still the dead driver's lock: take it over
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+    try:
+        yield
+    finally:
+        if _read(path) == mine:
+            os.remove(path)
+
+
+def _create(path: str, text: str) -> bool:
+    """Creates `path` holding `text` if no such file exists; whether it did."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    return True
+
+
+def _read(path: str):
+    """The lock's text, or None if there is no lock."""
+    try:
+        with open(path) as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
+def _alive(holder: str) -> bool:
+    """Whether the driver of a lock's text may still run: its PID lives on this
+    host, or it is on another host (which cannot be checked from here)."""
+    fields = holder.split()
+    if len(fields) != 2 or not fields[0].isdigit():
+        return True  # not a lock this module wrote: leave it to the user
+    pid, host = int(fields[0]), fields[1]
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process
+    return True
+
+
+def _describe(holder: str) -> str:
+    fields = holder.split()
+    if len(fields) == 2:
+        return f"PID {fields[0]} on {fields[1]}"
+    return f"lock text {holder.strip()!r}"

@@ -1,8 +1,8 @@
 //! Recent answers, least recently used dropped first, so that a position asked
 //! again costs a lookup (bounded memory: `--cache` answers of at most a few
-//! hundred bytes each).
+//! hundred bytes each), its memory taken as answers come: an empty cache holds
+//! none, whatever `--cache` says.
 
-use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
@@ -15,13 +15,16 @@ pub type Key = (u128, bool, bool);
 /// The cache (shared by every request; a lookup holds the lock for a hash probe).
 pub struct Cache {
     map: Option<Mutex<LruCache<Key, Arc<Answer>>>>,
+    capacity: usize,
 }
 
 impl Cache {
     /// A cache of at most `capacity` answers (0: no cache).
     pub fn new(capacity: usize) -> Cache {
+        // Unbounded, bounded by `put`: `LruCache::new` reserves every entry at once.
         Cache {
-            map: NonZeroUsize::new(capacity).map(|n| Mutex::new(LruCache::new(n))),
+            map: (capacity > 0).then(|| Mutex::new(LruCache::unbounded())),
+            capacity,
         }
     }
 
@@ -39,6 +42,9 @@ impl Cache {
     /// Keeps `answer` for `key`.
     pub fn put(&self, key: Key, answer: Arc<Answer>) {
         if let Some(mut map) = self.lock() {
+            if map.len() >= self.capacity && !map.contains(&key) {
+                map.pop_lru();
+            }
             map.put(key, answer);
         }
     }
@@ -77,6 +83,17 @@ mod tests {
             cache.get(&(2, false, false)).is_none(),
             "least recent dropped"
         );
+        assert_eq!(cache.len(), 2);
+        // Again an answer kept: nothing dropped.
+        cache.put((3, false, false), Arc::new(answer(5)));
+        assert_eq!(cache.len(), 2);
+        assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
+        cache.put((2, false, false), Arc::new(answer(4)));
+        assert!(
+            cache.get(&(3, false, false)).is_none(),
+            "3 was the least recent"
+        );
+        assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
         assert_eq!(cache.len(), 2);
         let none = Cache::new(0);
         none.put((1, false, false), Arc::new(answer(1)));

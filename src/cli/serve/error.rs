@@ -1,6 +1,6 @@
 //! The API's errors: a status and `{"error": "..."}`, with `Retry-After` on a
-//! 503 that is worth retrying; [`as_json`] gives the same shape to the errors
-//! the HTTP stack's layers write themselves.
+//! 503 that is worth retrying; [`as_json`] gives the same shape to any error
+//! the HTTP stack would write itself.
 
 use axum::Json;
 use axum::body::{Body, to_bytes};
@@ -61,10 +61,10 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `response`, or if it is an error that is not JSON (one a layer wrote itself,
-/// such as tower-http's 413 for a chunked body over the limit), the same status
-/// and headers with `{"error": ...}`: its text, or the status's reason, as the
-/// message.
+/// `response`, or if it is an error that is not JSON (one the HTTP stack wrote
+/// itself: none of today's routes leads to one, the body's limits answer
+/// through [`ApiError`]), the same status and headers with `{"error": ...}`: its
+/// text, or the status's reason, as the message.
 pub async fn as_json(response: Response) -> Response {
     let status = response.status();
     let is_json = response

@@ -84,8 +84,15 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
     metrics::respond(text)
 }
 
-/// Any other path: 404.
-pub async fn not_found(uri: Uri) -> ApiError {
+/// Any other path: 404; a CONNECT (a proxy's method, whose target is a host,
+/// no path) 405.
+pub async fn not_found(method: Method, uri: Uri) -> Response {
+    if method == Method::CONNECT {
+        return with_allow(ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "CONNECT is not allowed: this is no proxy; use GET on /solve, /analyze, /health, /metrics or the page, /",
+        ));
+    }
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
@@ -93,23 +100,28 @@ pub async fn not_found(uri: Uri) -> ApiError {
             excerpt(uri.path())
         ),
     )
+    .into_response()
+}
+
+/// `error` with `Allow: GET, HEAD`.
+fn with_allow(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    response
 }
 
 /// A known path with another method than GET (or HEAD): 405 with `Allow`.
 pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    let mut response = ApiError::new(
+    with_allow(ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!(
             "{} is not allowed on {}: use GET",
             excerpt(method.as_str()),
             excerpt(uri.path())
         ),
-    )
-    .into_response();
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-    response
+    ))
 }
 
 /// The answer for `params`: from the cache, or from the search that finds it
@@ -156,40 +168,123 @@ async fn answer(app: &App, params: &Params<'_>) -> Result<(Parsed, Arc<Answer>, 
     let Flight {
         search, started, ..
     } = flight;
-    match tokio::time::timeout(app.timeout, search).await {
+    // One deadline for the timer and for the message's reckoning.
+    let deadline = asked + app.timeout;
+    match tokio::time::timeout_at(deadline.into(), search).await {
         Ok(Ok(answer)) => Ok((parsed, answer, false)),
         Ok(Err(Failure::Stopped)) => Err(ApiError::unavailable("the server is shutting down")),
         Ok(Err(Failure::Failed(why))) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, why)),
-        Err(_) => Err(timed_out(app, asked, started.get().copied())),
+        Err(_) => Err(timed_out(
+            (app.timeout, app.timeout_flag),
+            asked,
+            started.get().copied(),
+        )),
     }
 }
 
-/// The 503 of a request that waited `--timeout` from `asked`: in the queue
-/// all along if no thread took its search before its deadline (a loaded
-/// runtime may wake the request after a thread took it), or with how much of
-/// it the search took.
-fn timed_out(app: &App, asked: Instant, started: Option<Instant>) -> ApiError {
-    let limit = app.timeout.as_secs();
-    match started.filter(|&s| s < asked + app.timeout) {
+/// A search started less than this before its request's deadline (the
+/// message's tenth of a second) counts as never started. Requests sent
+/// together time out together: when the first one's search is stopped at its
+/// deadline, its thread takes the next one's search milliseconds before that
+/// one's own deadline, which read "0.0 s searching after 3.0 s in the queue"
+/// (one run in three); that request waited in the queue.
+pub const LATE_START: Duration = Duration::from_millis(100);
+
+/// The 503 of a request asked at `asked` that waited `timeout`: in the queue
+/// all along if no thread took its search [`LATE_START`] before its deadline
+/// (a thread may also take it after the deadline, before the request is
+/// woken), or with how much of it the search took.
+fn timed_out(
+    (timeout, flag): (Duration, &str),
+    asked: Instant,
+    started: Option<Instant>,
+) -> ApiError {
+    let limit = timeout.as_secs();
+    match started.filter(|&s| s + LATE_START < asked + timeout) {
         None => ApiError::unavailable(format!(
-            "no solver thread was free within --timeout {limit} s: the search waited in the queue all along; try again later"
+            "no solver thread was free within {flag} {limit} s: the search waited in the queue all along; try again later"
         )),
         Some(started) => {
             let queued = started.saturating_duration_since(asked);
-            let searched = app.timeout.saturating_sub(queued);
+            let searched = timeout.saturating_sub(queued);
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the search took longer than --timeout {limit} s: {} s searching after {} s in the queue",
+                    "the search took longer than {flag} {limit} s: {} s searching after {} s in the queue{}",
                     tenths(searched),
-                    tenths(queued)
+                    tenths(queued),
+                    if flag == "--wide-timeout" {
+                        WIDE_HINT
+                    } else {
+                        ""
+                    }
                 ),
             )
         }
     }
 }
 
+/// What a search stopped by `--wide-timeout` tells the page's reader to expect.
+pub const WIDE_HINT: &str = "; on a board over 64 bits a position with few stones can take \
+     hours: play more moves, or start the server with a larger --wide-timeout";
+
 /// `d` in seconds with one decimal.
 fn tenths(d: Duration) -> String {
     format!("{:.1}", d.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(started_after: Option<Duration>) -> String {
+        let asked = Instant::now();
+        let timeout = Duration::from_secs(3);
+        timed_out(
+            (timeout, "--timeout"),
+            asked,
+            started_after.map(|d| asked + d),
+        )
+        .message
+    }
+
+    #[test]
+    fn a_search_started_at_its_deadline_waited_in_the_queue() {
+        let queued = "no solver thread was free within --timeout 3 s: the search waited in the queue all along; try again later";
+        // Regression: a search taken 4 ms before its deadline (the thread freed
+        // by another request's timeout) read "0.0 s searching after 3.0 s".
+        for after in [
+            None,
+            Some(Duration::from_millis(2_996)),
+            Some(Duration::from_secs(3)),
+            Some(Duration::from_secs(4)),
+        ] {
+            assert_eq!(message(after), queued, "{after:?}");
+        }
+        assert_eq!(
+            message(Some(Duration::from_millis(800))),
+            "the search took longer than --timeout 3 s: 2.2 s searching after 0.8 s in the queue"
+        );
+        assert_eq!(
+            message(Some(Duration::from_millis(2_700))),
+            "the search took longer than --timeout 3 s: 0.3 s searching after 2.7 s in the queue"
+        );
+    }
+
+    #[test]
+    fn a_wide_boards_search_says_what_to_expect() {
+        let asked = Instant::now();
+        let limit = (Duration::from_secs(60), "--wide-timeout");
+        assert_eq!(
+            timed_out(limit, asked, Some(asked)).message,
+            format!(
+                "the search took longer than --wide-timeout 60 s: 60.0 s searching after 0.0 s in the queue{WIDE_HINT}"
+            )
+        );
+        assert!(
+            timed_out(limit, asked, None)
+                .message
+                .starts_with("no solver thread was free within --wide-timeout 60 s")
+        );
+    }
 }

@@ -13,6 +13,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
 use super::page;
+use super::routes::API;
 
 /// The content type of the answer: OpenMetrics text, which Prometheus reads.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -20,7 +21,7 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 /// A request's labels: its route (a fixed set, never the raw path) and status.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RequestLabels {
-    /// `/solve`, `/analyze`, `/health`, `/metrics`, `page` or `other`.
+    /// One of [`ROUTES`]: an API path, `page` or `other`.
     pub route: &'static str,
     /// The status answered (499: the client hung up first).
     pub status: u16,
@@ -35,8 +36,18 @@ pub struct RouteLabel {
 
 type Durations = Family<RouteLabel, Histogram, fn() -> Histogram>;
 
-/// Every route label, in the order of [`Metrics::routes`].
-pub const ROUTES: [&str; 6] = ["/solve", "/analyze", "/health", "/metrics", "page", "other"];
+/// Every route label, in the order of [`Metrics::routes`]: the API's paths
+/// ([`API`]), then `page` and `other`.
+pub const ROUTES: [&str; API.len() + 2] = {
+    let mut routes = ["page"; API.len() + 2];
+    let mut i = 0;
+    while i < API.len() {
+        routes[i] = API[i];
+        i += 1;
+    }
+    routes[API.len() + 1] = "other";
+    routes
+};
 
 /// One route's metrics, taken from their families once so that counting a
 /// request takes no lock on a family's map: its 200s and its durations.
@@ -195,14 +206,13 @@ impl Metrics {
 
 /// The route label of `path`: the API's paths, the page's files, or `other`.
 pub fn route(path: &str) -> &'static str {
-    match path {
-        "/solve" => "/solve",
-        "/analyze" => "/analyze",
-        "/health" => "/health",
-        "/metrics" => "/metrics",
-        _ if page::ASSETS.iter().any(|a| a.path == path) => "page",
-        _ => "other",
+    if let Some(api) = API.iter().find(|&&p| p == path) {
+        return api;
     }
+    if page::ASSETS.iter().any(|a| a.path == path) {
+        return "page";
+    }
+    "other"
 }
 
 /// The `/metrics` answer for `text`.
@@ -276,7 +286,12 @@ mod tests {
 
     #[test]
     fn routes_are_a_fixed_set() {
+        assert_eq!(
+            ROUTES,
+            ["/solve", "/analyze", "/health", "/metrics", "page", "other"]
+        );
         assert_eq!(route("/solve"), "/solve");
+        assert_eq!(route("/metrics"), "/metrics");
         assert_eq!(route("/app.js"), "page");
         assert_eq!(route("/solve/4455"), "other");
         assert_eq!(route("/anything"), "other");

@@ -85,6 +85,9 @@ pub struct App {
     pub parse: fn(&[u8]) -> Result<Parsed, String>,
     /// The longest wait of one request.
     pub timeout: Duration,
+    /// The option that sets it (`--timeout`, or `--wide-timeout` on a board
+    /// over 64 bits).
+    pub timeout_flag: &'static str,
     /// The board's width.
     pub width: usize,
     /// The board's height.
@@ -103,18 +106,22 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     engine: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
+    if args.rate_limit == 0 && args.rate_burst.is_some() {
+        anyhow::bail!("--rate-burst applies past --rate-limit: give a --rate-limit above 0");
+    }
     let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
     let works = solver::workers::<W, H, B>(engine, threads)?;
-    let queue = usize::try_from(args.queue).unwrap_or(usize::MAX);
     let metrics = Arc::new(Metrics::new());
+    let (timeout, timeout_flag) = args.limit(W * (H + 1) > 64);
     let app = Arc::new(App {
-        pool: Pool::start(works, queue, metrics.searches.clone())?,
+        pool: Pool::start(works, args.queue, metrics.searches.clone())?,
         cache: Arc::new(Cache::new(args.cache)),
         flights: Arc::default(),
         metrics: metrics.clone(),
         parse: solver::parse::<W, H, B>,
-        timeout: Duration::from_secs(args.timeout),
+        timeout: Duration::from_secs(timeout),
+        timeout_flag,
         width: W,
         height: H,
         logged: !args.quiet,

@@ -8,7 +8,9 @@
 //! (the end of a graceful shutdown).
 //!
 //! The queue is a crossbeam channel: every thread holds its own receiver of the
-//! one bounded queue, so no lock is held while a thread waits for work.
+//! one queue, so no lock is held while a thread waits for work. The channel is
+//! unbounded, its memory taken as tasks come (a bounded one allocates every slot
+//! at start); [`Pool::submit`] bounds it by the count of tasks waiting.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,7 +19,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use c4solver::StopFlag;
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 use prometheus_client::metrics::counter::Counter;
 use tokio::sync::oneshot;
 
@@ -109,7 +111,7 @@ impl Pool {
     /// # Errors
     /// A thread that cannot be started.
     pub fn start(works: Vec<Work>, capacity: usize, searches: Counter) -> anyhow::Result<Pool> {
-        let (queue, jobs) = bounded::<Job>(capacity);
+        let (queue, jobs) = unbounded::<Job>();
         let load = Arc::new(Load {
             searches,
             ..Load::default()
@@ -146,19 +148,17 @@ impl Pool {
             reply,
         };
         // Counted before it is sent, so that a thread taking it at once never
-        // counts it out first.
-        self.load.waiting.fetch_add(1, Ordering::Relaxed);
-        match self.queue.try_send(job) {
-            Ok(()) => Ok(Ticket {
-                reply: rx,
-                stop,
-                started,
-            }),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                self.load.waiting.fetch_sub(1, Ordering::Relaxed);
-                Err(Full)
-            }
+        // counts it out first; the count is the queue's bound.
+        let waiting = self.load.waiting.fetch_add(1, Ordering::Relaxed);
+        if waiting >= self.capacity || self.queue.send(job).is_err() {
+            self.load.waiting.fetch_sub(1, Ordering::Relaxed);
+            return Err(Full);
         }
+        Ok(Ticket {
+            reply: rx,
+            stop,
+            started,
+        })
     }
 
     /// Stops every queued and running task: their requests are answered 503.

@@ -18,6 +18,18 @@ use super::handlers;
 use super::log::Access;
 use super::page;
 
+/// `/solve`: the online solver's answer.
+pub const SOLVE: &str = "/solve";
+/// `/analyze`: the library's answer.
+pub const ANALYZE: &str = "/analyze";
+/// `/health`: the server and its load.
+pub const HEALTH: &str = "/health";
+/// `/metrics`: Prometheus' text.
+pub const METRICS: &str = "/metrics";
+
+/// The API's paths, the one list of them (the router's, the metrics' labels).
+pub const API: [&str; 4] = [SOLVE, ANALYZE, HEALTH, METRICS];
+
 /// A route answering GET (and HEAD), 405 otherwise.
 fn only_get(route: MethodRouter<Arc<App>>) -> MethodRouter<Arc<App>> {
     route.fallback(handlers::method_not_allowed)
@@ -60,14 +72,14 @@ pub fn app(
     limit: Option<Arc<RateLimit>>,
 ) -> Front {
     let mut searched = Router::new()
-        .route("/solve", only_get(get(handlers::solve)))
-        .route("/analyze", only_get(get(handlers::analyze)));
+        .route(SOLVE, only_get(get(handlers::solve)))
+        .route(ANALYZE, only_get(get(handlers::analyze)));
     if let Some(limit) = limit {
         searched = searched.route_layer(middleware::from_fn_with_state(limit, guard::rate_limit));
     }
     let api = searched
-        .route("/health", only_get(get(handlers::health)))
-        .route("/metrics", only_get(get(handlers::metrics)))
+        .route(HEALTH, only_get(get(handlers::health)))
+        .route(METRICS, only_get(get(handlers::metrics)))
         .layer(cors);
     let mut router = api;
     for asset in &page::ASSETS {
