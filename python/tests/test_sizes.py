@@ -201,3 +201,11 @@ def test_bad_moves_and_arrays_are_refused_with_the_command_lines_message(cli):
         c4solver.analyze_many(np.zeros((2, 6, 7)), size="5x4", progress=False)
     with pytest.raises(TypeError, match=r"^size is a str such as '8x8' or a tuple \(width, height\), not int$"):
         Position(size=8)
+    # A lone surrogate: the moves before it are checked on the position's own board.
+    with pytest.raises(ValueError, match=r"^column 5 is out of range \(1\.\.=4\) at move 1$"):
+        Position("5\ud800", size="4x4")
+    with pytest.raises(ValueError, match=r"^bad character '\\u\{d800\}' at move 2$"):
+        Solver(size="4x4", threads=1, table_mb=1).solve("4\ud800")
+    assert Position("4", size="10x6").play(np.int64(10)).moves == "4a"
+    with pytest.raises(TypeError, match=r"^column must be an int \(1 to 5\), not bool$"):
+        Position(size="5x4").play(True)
