@@ -18,11 +18,13 @@ array([ 18, -15], dtype=int8)
 >>> positions = c4solver.random_positions(100, stones=(20, 30), seed=1)
 >>> scores = c4solver.analyze_many(positions)     # shape (100, 7), int8
 >>> moves, scores = c4solver.book_positions(8)    # the book's 8-stone layer
+>>> c4solver.Solver(size="5x4").solve("")       # every board size: 5x4 is a draw
+0
 """
 
 from ._book import book_positions
 from ._bulk import FULL_COLUMN, analyze_many, legal_mask, solve_many
-from ._c4solver import Position, Solver, random_positions
+from ._c4solver import Position, Solver, parse_line, random_positions
 
 __all__ = [
     "FULL_COLUMN",
@@ -31,6 +33,7 @@ __all__ = [
     "analyze_many",
     "book_positions",
     "legal_mask",
+    "parse_line",
     "random_positions",
     "solve_many",
 ]

@@ -1,39 +1,103 @@
-//! Boards drawn as arrays, in and out: a 6x7 grid of cells (row 0 the top, as
-//! numpy prints a board; 0 empty, 1 and 2 the players, or 1 and -1) and the 6x7x2
-//! planes of PettingZoo's `connect_four_v3` (the side to move's stones first).
+//! Boards drawn as arrays, in and out, on any board size: an (H, W) grid of
+//! cells (row 0 the top, as numpy prints a board; 0 empty, 1 and 2 the players,
+//! or 1 and -1) and the (H, W, 2) planes of PettingZoo's `connect_four_v3` (the
+//! side to move's stones first). The array's shape gives the board's size.
 //! Reading takes any nested sequence, or anything with `tolist()` (numpy arrays,
 //! tensors); writing makes numpy `int8` arrays.
 
-use c4solver::{Position7x6 as Board, StonesError};
+use c4solver::{Position as Board, PositionError, Size, StonesError, column_symbol};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::position::Position;
+use crate::value_error;
 
-/// Rows of a board.
-pub const ROWS: usize = Board::HEIGHT;
-/// Columns of a board.
-pub const COLS: usize = Board::WIDTH;
+/// The cells of a grid, row-major, row 0 the top, on a board of `size`.
+pub struct Grid {
+    /// The board's size: `size.height` rows of `size.width` cells.
+    pub size: Size,
+    /// The cells, row-major.
+    pub cells: Vec<i64>,
+}
 
-/// The cells of a 6x7 grid, row 0 the top.
-pub type Grid = [[i64; COLS]; ROWS];
+impl Grid {
+    fn at(&self, row: usize, col: usize) -> i64 {
+        self.cells[row * self.size.width + col]
+    }
+}
 
-/// The bit of the cell at `row` (0 the top) and `col` (0-based) in the board's
-/// layout (`HEIGHT + 1` bits per column, the bottom first).
-fn bit(row: usize, col: usize) -> u64 {
-    1 << (col * (ROWS + 1) + (ROWS - 1 - row))
+/// The bit of the cell at `row` (0 the top) and `col` (0-based) in the layout of
+/// the board's key (`height + 1` bits per column, the bottom first).
+fn bit(size: Size, row: usize, col: usize) -> u128 {
+    1 << (col * (size.height + 1) + (size.height - 1 - row))
+}
+
+/// `(6, 7)`: a shape as numpy writes it.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!("{shape:?}").replace('[', "(").replace(']', ")"),
+    }
+}
+
+/// The board size of the array `obj` of cells (`planes`: of (H, W, 2) planes):
+/// its `shape`, or the lengths of a nested sequence; `size`, if given, must
+/// agree. With no shape to read (a str, an empty list), `size` or 7x6, for
+/// [`read_cells`] to say what is wrong.
+pub fn board_size(obj: &Bound<'_, PyAny>, size: Option<Size>, planes: bool) -> PyResult<Size> {
+    let rank = if planes { 3 } else { 2 };
+    let shape: Option<Vec<usize>> = match obj.getattr("shape") {
+        Ok(s) => Some(s.extract().unwrap_or_default()),
+        Err(_) => nested_shape(obj),
+    };
+    let Some(shape) = shape else {
+        return Ok(size.unwrap_or(Size::STANDARD));
+    };
+    if shape.len() != rank || planes && shape[2] != 2 {
+        let wanted = if planes { "(H, W, 2)" } else { "(H, W)" };
+        return Err(PyValueError::new_err(format!(
+            "expected an array of shape {wanted} (a board of H rows and W columns), not {}",
+            shape_text(&shape)
+        )));
+    }
+    let found = Size::new(shape[1], shape[0])
+        .and_then(Size::built)
+        .map_err(value_error)?;
+    match size {
+        Some(given) if given != found => Err(PyValueError::new_err(format!(
+            "an array of shape {} is a board of size {found}, not the size {given} given",
+            shape_text(&shape)
+        ))),
+        _ => Ok(found),
+    }
+}
+
+/// The lengths of `obj`'s first items, down to three levels: `None` for a
+/// str, or anything that is not a non-empty sequence.
+fn nested_shape(obj: &Bound<'_, PyAny>) -> Option<Vec<usize>> {
+    let mut shape = Vec::new();
+    let mut item = obj.clone();
+    while shape.len() < 3 && !item.is_instance_of::<pyo3::types::PyString>() {
+        let Ok(n) = item.len() else { break };
+        shape.push(n);
+        match item.get_item(0) {
+            Ok(first) => item = first,
+            Err(_) => break,
+        }
+    }
+    (shape.len() >= 2).then_some(shape)
 }
 
 /// The integer values of `obj` (or of `obj.tolist()`), which must have `shape`:
 /// row-major, with an error naming the axis or the cell that does not fit.
 pub fn read_cells(obj: &Bound<'_, PyAny>, shape: &[usize]) -> PyResult<Vec<i64>> {
-    let wanted = format!("{shape:?}").replace('[', "(").replace(']', ")");
+    let wanted = shape_text(shape);
     if let Ok(s) = obj.getattr("shape") {
         let s: Vec<usize> = s.extract().unwrap_or_default();
         if s != shape {
             return Err(PyValueError::new_err(format!(
                 "expected an array of shape {wanted}, not {}",
-                format!("{s:?}").replace('[', "(").replace(']', ")")
+                shape_text(&s)
             )));
         }
     }
@@ -101,38 +165,30 @@ fn cell_value(obj: &Bound<'_, PyAny>) -> Option<i64> {
     (f.fract() == 0.0 && f.abs() < 1e9).then_some(f as i64)
 }
 
-/// The 6x7 grid of `values` (row-major).
-pub fn grid(values: &[i64]) -> Grid {
-    let mut g = [[0; COLS]; ROWS];
-    for (i, &v) in values.iter().enumerate() {
-        g[i / COLS][i % COLS] = v;
-    }
-    g
-}
-
 /// The position of a grid, 1 and 2 (or 1 and -1) the players: the one with
 /// more stones moved first; with as many stones each, the one named by
 /// `to_move` (a cell value: 1, 2 or -1), player 1 by default.
 pub fn from_grid(g: &Grid, to_move: Option<i64>) -> Result<Position, String> {
-    let has = |v: i64| g.iter().flatten().any(|&c| c == v);
-    for (r, row) in g.iter().enumerate() {
-        for (c, &v) in row.iter().enumerate() {
-            if !matches!(v, -1..=2) {
-                return Err(format!(
-                    "bad value {v} at [{r}, {c}]: cells are 0 (empty), 1 and 2 (or 1 and -1)"
-                ));
-            }
+    let (rows, cols) = (g.size.height, g.size.width);
+    let has = |v: i64| g.cells.contains(&v);
+    for (i, &v) in g.cells.iter().enumerate() {
+        if !matches!(v, -1..=2) {
+            return Err(format!(
+                "bad value {v} at [{}, {}]: cells are 0 (empty), 1 and 2 (or 1 and -1)",
+                i / cols,
+                i % cols
+            ));
         }
     }
     if has(2) && has(-1) {
         return Err("cells hold both 2 and -1: the players are 1 and 2, or 1 and -1".into());
     }
     let other = if has(-1) { -1 } else { 2 };
-    let stones = |v: i64| -> u64 {
-        (0..ROWS)
-            .flat_map(|r| (0..COLS).map(move |c| (r, c)))
-            .filter(|&(r, c)| g[r][c] == v)
-            .map(|(r, c)| bit(r, c))
+    let stones = |v: i64| -> u128 {
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .filter(|&(r, c)| g.at(r, c) == v)
+            .map(|(r, c)| bit(g.size, r, c))
             .sum()
     };
     let (ones, others) = (stones(1), stones(other));
@@ -174,15 +230,15 @@ pub fn from_grid(g: &Grid, to_move: Option<i64>) -> Result<Position, String> {
         format!("player {first_label}"),
         format!("player {second_label}"),
     ];
-    from_stones(first, second).map_err(|e| describe(e, &names))
+    from_stones(g.size, first, second, &names)
 }
 
-/// The position of `planes` (6x7x2, 0 or 1): plane 0 the side to move's stones,
-/// plane 1 the other side's.
-pub fn from_planes(values: &[i64]) -> Result<Position, String> {
-    let (mut mine, mut theirs) = (0u64, 0u64);
+/// The position of `planes` ((H, W, 2) of `size`, 0 or 1): plane 0 the side to
+/// move's stones, plane 1 the other side's.
+pub fn from_planes(size: Size, values: &[i64]) -> Result<Position, String> {
+    let (mut mine, mut theirs) = (0u128, 0u128);
     for (i, pair) in values.chunks(2).enumerate() {
-        let (r, c) = (i / COLS, i % COLS);
+        let (r, c) = (i / size.width, i % size.width);
         for (plane, &v) in pair.iter().enumerate() {
             if !matches!(v, 0 | 1) {
                 return Err(format!(
@@ -194,10 +250,10 @@ pub fn from_planes(values: &[i64]) -> Result<Position, String> {
             return Err(format!("the cell [{r}, {c}] is set in both planes"));
         }
         if pair[0] == 1 {
-            mine |= bit(r, c);
+            mine |= bit(size, r, c);
         }
         if pair[1] == 1 {
-            theirs |= bit(r, c);
+            theirs |= bit(size, r, c);
         }
     }
     let (n0, n1) = (mine.count_ones(), theirs.count_ones());
@@ -206,9 +262,9 @@ pub fn from_planes(values: &[i64]) -> Result<Position, String> {
         "the other side (plane 1)".to_string(),
     );
     if n0 == n1 {
-        from_stones(mine, theirs).map_err(|e| describe(e, &[me, other]))
+        from_stones(size, mine, theirs, &[me, other])
     } else if n1 == n0 + 1 {
-        from_stones(theirs, mine).map_err(|e| describe(e, &[other, me]))
+        from_stones(size, theirs, mine, &[other, me])
     } else {
         Err(format!(
             "the side to move has {n0} stones and the other side {n1}: it has as many as the other side or one fewer"
@@ -217,20 +273,28 @@ pub fn from_planes(values: &[i64]) -> Result<Position, String> {
 }
 
 /// The position of the first player's and the second player's stones, with a
-/// game that reaches it as its moves.
-fn from_stones(first: u64, second: u64) -> Result<Position, StonesError> {
-    let order = Board::move_order(first, second)?;
-    let moves: String = order.iter().map(|&c| Board::column_symbol(c)).collect();
-    Ok(Position::parse(&moves).expect("a move order that reaches a board is a legal game"))
+/// game that reaches it as its moves; the error names the players `names`.
+fn from_stones(
+    size: Size,
+    first: u128,
+    second: u128,
+    names: &[String; 2],
+) -> Result<Position, String> {
+    let order = Board::move_order(size, first, second).map_err(|e| match e {
+        PositionError::Stones(e) => describe(e, size, names),
+        e => e.to_string(),
+    })?;
+    let moves: String = order.iter().map(|&c| column_symbol(c)).collect();
+    Position::parse(size, &moves).map_err(|e| e.to_string())
 }
 
 /// The message of `e`, with the players named as the caller wrote them (first
 /// player, second player).
-fn describe(e: StonesError, names: &[String; 2]) -> String {
+fn describe(e: StonesError, size: Size, names: &[String; 2]) -> String {
     match e {
         StonesError::Floating { column, row } => format!(
             "a stone floats at [{}, {}] (column {column}): the cell under it is empty",
-            ROWS - row,
+            size.height - row,
             column - 1
         ),
         StonesError::FourBeforeLastMove { first } => {
@@ -249,21 +313,22 @@ fn describe(e: StonesError, names: &[String; 2]) -> String {
     }
 }
 
-/// The cells of `p`, row 0 the top: 1 for the first player's stones, 2 for the
-/// second's, 0 empty.
-pub fn to_grid(p: &Board) -> [[i8; COLS]; ROWS] {
+/// The cells of `p`, row-major, row 0 the top: 1 for the first player's
+/// stones, 2 for the second's, 0 empty.
+pub fn to_grid(p: &Board) -> Vec<Vec<i8>> {
+    let size = p.size();
     let first_to_move = p.moves_played().is_multiple_of(2);
-    let mut g = [[0; COLS]; ROWS];
-    for (r, row) in g.iter_mut().enumerate() {
-        for (c, cell) in row.iter_mut().enumerate() {
-            *cell = match p.cell(c, ROWS - 1 - r) {
-                None => 0,
-                Some(mine) if mine == first_to_move => 1,
-                Some(_) => 2,
-            };
-        }
-    }
-    g
+    (0..size.height)
+        .map(|r| {
+            (0..size.width)
+                .map(|c| match p.cell(c, size.height - 1 - r) {
+                    None => 0,
+                    Some(mine) if mine == first_to_move => 1,
+                    Some(_) => 2,
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A numpy `int8` array of `values` (nested lists).

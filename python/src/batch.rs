@@ -6,17 +6,17 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use c4solver::TableError;
+use c4solver::StopFlag;
 use c4solver::batch::{self as pool, FromIter, PoolError, Worker};
-use c4solver::{MoveError, Position7x6 as Board, SolveError, Solver7x6, StopFlag};
+use c4solver::{MoveError, Position as Board, Size, SolveError, Solver as Core, SolverError};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::arrays;
-use crate::position::{Position, PositionArg, type_name};
-use crate::solver::{new_joinable_solver, new_solver, table_size, thread_count};
-use crate::{interrupt, mode, solve_error, table_error};
+use crate::position::{Position, PositionArg, size_arg, type_name};
+use crate::solver::{new_joinable_solver, new_solver, solver_error, table_size, thread_count};
+use crate::{interrupt, mode, solve_error};
 
 /// Results a worker may finish ahead of one still being solved, per worker: the
 /// scores are collected in order, so this only bounds the pool's reordering.
@@ -26,10 +26,11 @@ const AHEAD_PER_WORKER: usize = 64;
 /// `FULL_COLUMN`): below every score, so that an argmax never picks it.
 pub const FULL_COLUMN: i8 = i8::MIN;
 
-/// `_solve_many(positions, weak, threads, table_mb, book, progress) -> bytes`:
-/// one int8 score per position, in order (see `c4solver.solve_many`).
+/// `_solve_many(positions, weak, threads, table_mb, book, progress, size) ->
+/// bytes`: one int8 score per position, in order (see `c4solver.solve_many`).
 #[pyfunction(name = "_solve_many")]
-#[pyo3(signature = (positions, weak, threads, table_mb, book, progress = None))]
+#[pyo3(signature = (positions, weak, threads, table_mb, book, progress = None, size = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn solve_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
@@ -38,9 +39,12 @@ pub fn solve_many(
     table_mb: i64,
     book: bool,
     progress: Option<Bound<'_, PyAny>>,
+    size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let boards = boards(py, positions)?;
+    let size = size_arg(size)?;
+    let boards = boards(py, positions, size)?;
     let batch = Batch {
+        size,
         threads,
         table_mb: table_size(table_mb)?,
         book,
@@ -53,11 +57,12 @@ pub fn solve_many(
     Ok(PyBytes::new(py, &bytes).unbind())
 }
 
-/// `_analyze_many(positions, weak, threads, table_mb, book, progress) -> bytes`:
-/// seven int8 scores per position, in order, [`FULL_COLUMN`] for a full column
-/// (see `c4solver.analyze_many`).
+/// `_analyze_many(positions, weak, threads, table_mb, book, progress, size) ->
+/// bytes`: one int8 score per column (the board's width) per position, in
+/// order, [`FULL_COLUMN`] for a full column (see `c4solver.analyze_many`).
 #[pyfunction(name = "_analyze_many")]
-#[pyo3(signature = (positions, weak, threads, table_mb, book, progress = None))]
+#[pyo3(signature = (positions, weak, threads, table_mb, book, progress = None, size = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn analyze_many(
     py: Python<'_>,
     positions: &Bound<'_, PyAny>,
@@ -66,9 +71,12 @@ pub fn analyze_many(
     table_mb: i64,
     book: bool,
     progress: Option<Bound<'_, PyAny>>,
+    size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let boards = boards(py, positions)?;
+    let size = size_arg(size)?;
+    let boards = boards(py, positions, size)?;
     let batch = Batch {
+        size,
         threads,
         table_mb: table_size(table_mb)?,
         book,
@@ -76,20 +84,30 @@ pub fn analyze_many(
     };
     let rows = batch.run(py, boards, |solver, board| {
         let a = solver.analyze(board, mode(weak))?;
-        Ok(a.scores().map(|s| s.map_or(FULL_COLUMN, |s| s as i8)))
+        Ok(a.scores()
+            .iter()
+            .map(|s| s.map_or(FULL_COLUMN, |s| s as i8))
+            .collect::<Vec<_>>())
     })?;
     let bytes: Vec<u8> = rows.into_iter().flatten().map(|s| s as u8).collect();
     Ok(PyBytes::new(py, &bytes).unbind())
 }
 
-/// `_legal_mask(positions) -> bytes`: seven 0 or 1 per position, 1 for a column
-/// that can be played (none once the game is won).
+/// `_legal_mask(positions, size) -> bytes`: one 0 or 1 per column (the
+/// board's width) per position, 1 for a column that can be played (none once
+/// the game is won).
 #[pyfunction(name = "_legal_mask")]
-pub fn legal_mask(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-    let bytes: Vec<u8> = self::positions(py, positions)?
+#[pyo3(signature = (positions, size = None))]
+pub fn legal_mask(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+    size: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let size = size_arg(size)?;
+    let bytes: Vec<u8> = self::positions(py, positions, size)?
         .iter()
         .flat_map(|p| {
-            (0..Board::WIDTH).map(|c| u8::from(p.won_at().is_none() && p.board().can_play(c)))
+            (0..size.width).map(|c| u8::from(p.won_at().is_none() && p.board().can_play(c)))
         })
         .collect();
     Ok(PyBytes::new(py, &bytes).unbind())
@@ -98,6 +116,7 @@ pub fn legal_mask(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Py<P
 /// How a batch runs: its threads, their tables, the book, and the progress
 /// callback (called with the positions done so far, every twentieth of a second).
 struct Batch<'py> {
+    size: Size,
     threads: Option<i64>,
     table_mb: usize,
     book: bool,
@@ -114,21 +133,21 @@ impl Batch<'_> {
         &self,
         py: Python<'_>,
         boards: Vec<Board>,
-        job: impl Fn(&mut Solver7x6, &Board) -> Result<R, SolveError> + Sync,
+        job: impl Fn(&mut Core, &Board) -> Result<R, SolveError> + Sync,
     ) -> PyResult<Vec<R>> {
         let threads = thread_count(self.threads)?.min(boards.len().max(1));
-        let (table_mb, book) = (self.table_mb, self.book);
+        let (size, table_mb, book) = (self.size, self.table_mb, self.book);
         let stop = StopFlag::new();
         let make = |_| {
             // Alone, nobody joins: the one-thread solver of Solver(threads=1).
             let mut state = if threads == 1 {
-                new_solver(table_mb, book, 1)?
+                new_solver(size, table_mb, book, 1)?
             } else {
-                new_joinable_solver(table_mb, book)?
+                new_joinable_solver(size, table_mb, book)?
             };
             state.set_stop_flag(stop.clone());
             let helper = state.helper();
-            Ok::<_, TableError>(Worker { state, helper })
+            Ok::<_, SolverError>(Worker { state, helper })
         };
         let n = boards.len();
         let done = AtomicUsize::new(0);
@@ -145,7 +164,7 @@ impl Batch<'_> {
                 FromIter(boards.into_iter()),
                 threads * AHEAD_PER_WORKER,
                 &stop,
-                |solver: &mut Solver7x6, _, board| match job(solver, &board) {
+                |solver: &mut Core, _, board| match job(solver, &board) {
                     // Stopped: the pool ends this worker.
                     Err(SolveError::Stopped) => None,
                     result => Some(result),
@@ -165,7 +184,7 @@ impl Batch<'_> {
             (ran, error, answers)
         })?;
         match answers {
-            (Err(PoolError::Worker(e)), _, _) => Err(table_error(e)),
+            (Err(PoolError::Worker(e)), _, _) => Err(solver_error(e)),
             (Err(e), _, _) => Err(PyMemoryError::new_err(e.to_string())),
             (Ok(()), Some(e), _) => Err(solve_error(e)),
             (Ok(()), None, answers) if answers.len() < n => Err(solve_error(SolveError::Stopped)),
@@ -176,9 +195,9 @@ impl Batch<'_> {
 
 /// The boards to solve of `positions` (see [`positions`]), refusing a finished
 /// game with the item's index.
-fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> {
+fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>, size: Size) -> PyResult<Vec<Board>> {
     let from_grids = positions.is_instance_of::<PyBytes>();
-    self::positions(py, positions)?
+    self::positions(py, positions, size)?
         .into_iter()
         .enumerate()
         .map(|(i, p)| match p.won_at() {
@@ -194,13 +213,13 @@ fn boards(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Board>> 
         .collect()
 }
 
-/// The positions of `positions`: an iterable of Positions or move strings (not
-/// a string itself), or `bytes` of stacked 6x7 grids of int8 cells (from a
-/// checked `(N, 6, 7)` array); a TypeError or ValueError naming the first bad
-/// item, 0-based.
-fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
+/// The positions of `positions` on the `size` board: an iterable of Positions
+/// or move strings (not a string itself), or `bytes` of stacked (H, W) grids
+/// of int8 cells (from a checked `(N, H, W)` array); a TypeError or ValueError
+/// naming the first bad item, 0-based (a Position of another size too).
+fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>, size: Size) -> PyResult<Vec<Position>> {
     if let Ok(bytes) = positions.cast::<PyBytes>() {
-        return grids(bytes.as_bytes());
+        return grids(bytes.as_bytes(), size);
     }
     if positions.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
@@ -211,7 +230,7 @@ fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Posit
     let items = positions.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
             "positions must be a list (or any iterable) of Positions or move strings, \
-             or an array of shape (N, 6, 7), not {}",
+             or an array of shape (N, H, W), not {}",
             type_name(positions)
         ))
     })?;
@@ -220,8 +239,16 @@ fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Posit
         let p = item?
             .extract::<PositionArg>()
             .and_then(|p| match p {
+                PositionArg::Position(p) if p.size() != size => {
+                    Err(crate::value_error(SolveError::WrongSize {
+                        solver: size,
+                        position: p.size(),
+                    }))
+                }
                 PositionArg::Position(p) => Ok(p),
-                PositionArg::Moves(m) => Position::parse(&m).map_err(crate::value_error),
+                PositionArg::Moves(m) => {
+                    Position::parse(size, m.checked(size)?).map_err(crate::value_error)
+                }
             })
             .map_err(|e| {
                 let message = format!("item {i}: {}", e.value(py));
@@ -236,9 +263,10 @@ fn positions(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<Posit
     Ok(out)
 }
 
-/// The positions of stacked 6x7 grids of int8 cells, row-major.
-fn grids(bytes: &[u8]) -> PyResult<Vec<Position>> {
-    let cells = arrays::ROWS * arrays::COLS;
+/// The positions of stacked (H, W) grids of int8 cells of the `size` board,
+/// row-major.
+fn grids(bytes: &[u8], size: Size) -> PyResult<Vec<Position>> {
+    let cells = size.cells();
     if !bytes.len().is_multiple_of(cells) {
         return Err(PyValueError::new_err(format!(
             "stacked grids take {cells} bytes each, not {} in all",
@@ -249,8 +277,8 @@ fn grids(bytes: &[u8]) -> PyResult<Vec<Position>> {
         .chunks(cells)
         .enumerate()
         .map(|(i, g)| {
-            let values: Vec<i64> = g.iter().map(|&b| i64::from(b as i8)).collect();
-            arrays::from_grid(&arrays::grid(&values), None)
+            let cells = g.iter().map(|&b| i64::from(b as i8)).collect();
+            arrays::from_grid(&arrays::Grid { size, cells }, None)
                 .map_err(|e| PyValueError::new_err(format!("item {i}: {e}")))
         })
         .collect()

@@ -1,7 +1,7 @@
 //! `random_positions`: random positions drawn as `c4solver generate` draws its
 //! candidates (the library's `generate::draws`), for data sets.
 
-use c4solver::Position7x6 as Board;
+use c4solver::Size;
 use c4solver::bench as generate;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -36,14 +36,14 @@ pub fn random_positions(
     let n = usize::try_from(n)
         .map_err(|_| PyValueError::new_err(format!("n must be 0 or more, not {n}")))?;
     let (lo, hi) = stones;
-    let cells = Board::CELLS as i64;
+    let cells = Size::STANDARD.cells() as i64;
     if !(0 <= lo && lo <= hi && hi <= cells) {
         return Err(PyValueError::new_err(format!(
             "stones must be (lo, hi) with 0 <= lo <= hi <= {cells}, not ({lo}, {hi})"
         )));
     }
     let range = lo as usize..=hi as usize;
-    if !generate::drawable(Board::CELLS, &range) {
+    if !generate::drawable(Size::STANDARD.cells(), &range) {
         return Err(PyValueError::new_err(format!(
             "no position to draw with {lo} to {hi} stones: the empty and the full board are never drawn"
         )));
@@ -70,7 +70,7 @@ pub fn random_positions(
     match drawn {
         Ok(moves) => Ok(moves
             .iter()
-            .map(|m| Position::parse(m).expect("a drawn game is legal"))
+            .map(|m| Position::parse(Size::STANDARD, m).expect("a drawn game is legal"))
             .collect()),
         Err(found) => Err(PyValueError::new_err(format!(
             "only {found} different positions with {lo} to {hi} stones turned up in \

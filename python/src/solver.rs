@@ -4,14 +4,13 @@
 
 use std::sync::Mutex;
 
-use c4solver::TableError;
-use c4solver::center_first;
-use c4solver::{Book7x6, Config, Position7x6 as Board, SolveError, Solver7x6, StopFlag};
+use c4solver::StopFlag;
+use c4solver::{Book, Config, Position as Board, Size, SolveError, Solver as Core, SolverError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::position::PositionArg;
-use crate::{interrupt, mode, solve_error, table_error};
+use crate::position::{PositionArg, size_arg};
+use crate::{interrupt, mode, solve_error, table_error, value_error};
 
 /// Every core the process may use (1 if the system does not say).
 pub fn cores() -> usize {
@@ -55,35 +54,52 @@ fn config(table_mb: usize, threads: usize) -> Config {
     }
 }
 
-/// `solver` with the built-in book beside its search if `book`.
-fn with_book(mut solver: Solver7x6, book: bool) -> Solver7x6 {
+/// `solver` with the built-in book of its size (7x6's; the other sizes have
+/// none) beside its search if `book`.
+fn with_book(mut solver: Core, book: bool) -> Core {
     if book {
-        solver.set_book(Book7x6::builtin());
+        solver.set_book(Book::builtin(solver.size()).as_ref());
     }
     solver
 }
 
-/// A solver of `table_mb` megabytes, with or without the built-in book, that
-/// searches each position on `threads` threads.
-pub fn new_solver(table_mb: usize, book: bool, threads: usize) -> Result<Solver7x6, TableError> {
-    Ok(with_book(Solver7x6::new(config(table_mb, threads))?, book))
+/// A solver's error: a size not built is a ValueError, a table as
+/// [`table_error`] says.
+pub fn solver_error(e: SolverError) -> PyErr {
+    match e {
+        SolverError::Table(e) => table_error(e),
+        e => value_error(e),
+    }
 }
 
-/// A one-thread solver of `table_mb` megabytes, with or without the built-in
-/// book, whose searches other threads can join ([`Solver7x6::new_joinable`]):
-/// one worker of `solve_many`.
-pub fn new_joinable_solver(table_mb: usize, book: bool) -> Result<Solver7x6, TableError> {
+/// A solver of the `size` board with a table of `table_mb` megabytes, with or
+/// without the built-in book, that searches each position on `threads` threads.
+pub fn new_solver(
+    size: Size,
+    table_mb: usize,
+    book: bool,
+    threads: usize,
+) -> Result<Core, SolverError> {
+    Ok(with_book(Core::new(size, config(table_mb, threads))?, book))
+}
+
+/// A one-thread solver of the `size` board with a table of `table_mb`
+/// megabytes, with or without the built-in book, whose searches other threads
+/// can join ([`Core::new_joinable`]): one worker of `solve_many`.
+pub fn new_joinable_solver(size: Size, table_mb: usize, book: bool) -> Result<Core, SolverError> {
     Ok(with_book(
-        Solver7x6::new_joinable(config(table_mb, 1))?,
+        Core::new_joinable(size, config(table_mb, 1))?,
         book,
     ))
 }
 
-/// Solver(table_mb=64, book=True, threads=None) -> Solver
+/// Solver(table_mb=64, book=True, threads=None, size="7x6") -> Solver
 ///
-/// The exact solver: the tuned search with a transposition table of `table_mb`
-/// megabytes (at least 1; below 63 the table takes 8-byte entries), cleared
-/// before each position. With book=True, a position with at most the built-in
+/// The exact solver of the `size` board ("WxH" or a tuple (W, H), as
+/// Position takes it; 7x6 by default): the tuned search with a transposition
+/// table of `table_mb` megabytes (at least 1; below 63 the table takes 8-byte
+/// entries), cleared before each position. With book=True, on the 7x6 board
+/// (the only one with a built-in book), a position with at most the built-in
 /// opening book's depth stones is answered from the book, with no search (0
 /// nodes). Each position is searched on `threads` threads sharing the table
 /// (default: every core; the scores are the same, the node counts vary from run
@@ -94,28 +110,35 @@ pub fn new_joinable_solver(table_mb: usize, book: bool) -> Result<Solver7x6, Tab
 /// threads cannot be had (no thread is left behind).
 ///
 /// Positions are Position objects or move strings ("4453"); anything else is a
-/// TypeError. Scores are from the
-/// side to move: positive for a win (22 - the stones the winner has played at
-/// the end), 0 for a draw, negative for a loss; with weak=True only their sign.
+/// TypeError, and a Position of another size a ValueError. Scores are from the
+/// side to move: positive for a win ((W * H + 1 - n) // 2, n the stones on the
+/// board before the winning move: 22 - the winner's stones on 7x6), 0 for a
+/// draw, negative for a loss; with weak=True only their sign.
 /// Every search releases the GIL. Called from the main thread, Ctrl-C
 /// (KeyboardInterrupt) stops the search of a position with fewer than 20 stones
 /// within a twentieth of a second; later positions take milliseconds and are not
 /// interrupted. A Solver is used by one thread at a time.
 #[pyclass(module = "c4solver")]
 pub struct Solver {
-    inner: Mutex<Solver7x6>,
+    inner: Mutex<Core>,
+    size: Size,
     stop: StopFlag,
     nodes: u64,
 }
 
 impl Solver {
+    /// The board size the solver solves.
+    fn size(&self) -> Size {
+        self.size
+    }
+
     /// Runs `job` on the solver for `board` (interruptibly, if the board has few
     /// stones: see [`interrupt`]) and records the nodes it reports.
     fn search<T: Send>(
         &mut self,
         py: Python<'_>,
         board: &Board,
-        job: impl FnOnce(&mut Solver7x6) -> Result<(T, u64), SolveError> + Send,
+        job: impl FnOnce(&mut Core) -> Result<(T, u64), SolveError> + Send,
     ) -> PyResult<T> {
         let solver = self.inner.get_mut().expect("never poisoned");
         let watch = board.moves_played() < interrupt::WATCHED_FROM;
@@ -129,14 +152,21 @@ impl Solver {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (table_mb = 64, book = true, threads = None))]
-    fn new(table_mb: i64, book: bool, threads: Option<i64>) -> PyResult<Self> {
-        let mut inner =
-            new_solver(table_size(table_mb)?, book, thread_count(threads)?).map_err(table_error)?;
+    #[pyo3(signature = (table_mb = 64, book = true, threads = None, size = None))]
+    fn new(
+        table_mb: i64,
+        book: bool,
+        threads: Option<i64>,
+        size: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let size = size_arg(size)?;
+        let mut inner = new_solver(size, table_size(table_mb)?, book, thread_count(threads)?)
+            .map_err(solver_error)?;
         let stop = StopFlag::new();
         inner.set_stop_flag(stop.clone());
         Ok(Solver {
             inner: Mutex::new(inner),
+            size,
             stop,
             nodes: 0,
         })
@@ -149,7 +179,7 @@ impl Solver {
     /// finished game ("move 7 makes four in a row: the game is already over").
     #[pyo3(signature = (position, weak = false))]
     fn solve(&mut self, py: Python<'_>, position: PositionArg, weak: bool) -> PyResult<i32> {
-        let board = position.board()?;
+        let board = position.board(self.size())?;
         self.search(py, &board, |s| {
             s.solve(&board, mode(weak))
                 .map(|sol| (sol.score, sol.nodes))
@@ -158,9 +188,10 @@ impl Solver {
 
     /// analyze(position, weak=False) -> list[int | None]
     ///
-    /// The score of each of the 7 columns, left to right, from the side to move:
+    /// The score of each column (7 on 7x6), left to right, from the side to move:
     /// the score of the position after that move, or for a move that makes four
-    /// at once, its win ((43 - stones) // 2, stones counted after the move); None
+    /// at once, its win ((W * H + 1 - stones) // 2, stones counted before the
+    /// move); None
     /// for a full column. With weak=True only the signs. The position's score is
     /// the best of them. The same numbers as `c4solver analyze` prints (there
     /// -1000 for a full column). Raises ValueError as solve does.
@@ -171,7 +202,7 @@ impl Solver {
         position: PositionArg,
         weak: bool,
     ) -> PyResult<Vec<Option<i32>>> {
-        let board = position.board()?;
+        let board = position.board(self.size())?;
         self.search(py, &board, |s| {
             s.analyze(&board, mode(weak))
                 .map(|a| (a.scores().to_vec(), a.nodes()))
@@ -197,11 +228,10 @@ impl Solver {
         weak: bool,
         pv: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let board = position.board()?;
+        let board = position.board(self.size())?;
         let moves = position.moves();
         let answer = self.search(py, &board, |s| {
-            let pos = c4solver::Playable::new(board).ok_or(SolveError::GameOver)?;
-            let a = s.answer(&moves, &pos, mode(weak), pv)?;
+            let a = s.answer(&moves, &board, mode(weak), pv)?;
             let nodes = a.nodes;
             Ok((a, nodes))
         })?;
@@ -220,7 +250,7 @@ impl Solver {
         position: PositionArg,
         weak: bool,
     ) -> PyResult<Vec<usize>> {
-        let board = position.board()?;
+        let board = position.board(self.size())?;
         let columns = self.search(py, &board, |s| {
             s.best_moves(&board, mode(weak))
                 .map(|c| (c.columns, c.nodes))
@@ -235,13 +265,12 @@ impl Solver {
     /// ValueError as solve does, and on a full board (no move left).
     #[pyo3(signature = (position, weak = false))]
     fn best_move(&mut self, py: Python<'_>, position: PositionArg, weak: bool) -> PyResult<usize> {
-        let board = full_board_refused(position.board()?)?;
+        let board = full_board_refused(position.board(self.size())?)?;
         let columns = self.search(py, &board, |s| {
             s.best_moves(&board, mode(weak))
                 .map(|c| (c.columns, c.nodes))
         })?;
-        let best = center_first::<{ Board::WIDTH }>()
-            .into_iter()
+        let best = center_first(self.size.width)
             .find(|c| columns.contains(c))
             .expect("a board with a free cell has a best move");
         Ok(best + 1)
@@ -252,7 +281,7 @@ impl Solver {
     /// A line of best play for both sides to the end of the game, as a move
     /// string ("342"): every move is the best move nearest the centre of the side
     /// that plays it. Played from the position, the game ends as its score says:
-    /// the winner completes four with their stone number 22 - |score|, and a
+    /// on 7x6 the winner completes four with their stone number 22 - |score|, and a
     /// score of 0 fills the board with no four (with weak=True, the side the sign
     /// names wins, not necessarily at once). "" on a full board. Raises
     /// ValueError as solve does.
@@ -263,7 +292,7 @@ impl Solver {
         position: PositionArg,
         weak: bool,
     ) -> PyResult<String> {
-        let board = position.board()?;
+        let board = position.board(self.size())?;
         self.search(py, &board, |s| {
             s.principal_variation(&board, mode(weak))
                 .map(|v| (v.to_string(), v.nodes()))
@@ -293,21 +322,33 @@ impl Solver {
             .is_some()
     }
 
-    /// `Solver(table_mb=64, book=True, threads=2)`: the expression that builds
-    /// an equal solver.
+    /// `Solver(table_mb=64, book=True, threads=2)` (and `size='8x8'` on another
+    /// board): the expression that builds an equal solver.
     fn __repr__(&mut self) -> String {
+        let size = self.size;
         let s = self.inner.get_mut().expect("never poisoned");
         let c = s.config();
+        let book = if s.book_depth().is_some() {
+            "True"
+        } else {
+            "False"
+        };
+        let size = if size == Size::STANDARD {
+            String::new()
+        } else {
+            format!(", size='{size}'")
+        };
         format!(
-            "Solver(table_mb={}, book={}, threads={})",
+            "Solver(table_mb={}, book={book}, threads={}{size})",
             c.table_mb,
-            if s.book_depth().is_some() {
-                "True"
-            } else {
-                "False"
-            },
             s.threads()
         )
+    }
+
+    /// The board size the solver solves, "WxH".
+    #[getter(size)]
+    fn size_text(&self) -> String {
+        self.size.to_string()
     }
 }
 
@@ -320,4 +361,17 @@ fn full_board_refused(board: Board) -> PyResult<Board> {
     } else {
         Ok(board)
     }
+}
+
+/// Columns of a `width`-wide board, centre first, in the order of the
+/// library's `center_first` (the tutorial's formula).
+fn center_first(width: usize) -> impl Iterator<Item = usize> {
+    (0..width).map(move |i| {
+        let step = i.div_ceil(2);
+        if i % 2 == 0 {
+            width / 2 + step
+        } else {
+            width / 2 - step
+        }
+    })
 }

@@ -159,9 +159,13 @@ def test_every_malformed_array_says_why():
     refused(board([2], [-1]), "cells hold both 2 and -1: the players are 1 and 2, or 1 and -1")
     refused(board([1]), "player 1 cannot be the one to move: it has 1 stones and player 2 0", to_move=1)
     refused(board([1]), "to_move is a player as written in the array (1 or 2), not 3", to_move=3)
-    refused(np.zeros((6, 6)), "expected an array of shape (6, 7), not (6, 6)")
-    refused(np.zeros((7, 6)), "expected an array of shape (6, 7), not (7, 6)")
-    refused([[0] * 7] * 5, "expected an array of shape (6, 7): the array has 5 items, not 6")
+    # The shape gives the board: (6, 6) is 6x6, (7, 6) 6x7, five rows of 7 the 7x5 board.
+    assert Position.from_array(np.zeros((6, 6))).size == "6x6"
+    assert Position.from_array(np.zeros((7, 6))).size == "6x7"
+    assert Position.from_array([[0] * 7] * 5).size == "7x5"
+    refused(np.zeros((6, 7, 1)), "expected an array of shape (H, W) (a board of H rows and W columns), not (6, 7, 1)")
+    refused(np.zeros((6, 6)), "an array of shape (6, 6) is a board of size 6x6, not the size 7x6 given", size="7x6")
+    refused([[0] * 7] * 5, "an array of shape (5, 7) is a board of size 7x5, not the size 7x6 given", size="7x6")
     refused([[0] * 7] * 5 + [[0] * 6], "expected an array of shape (6, 7): [5] has 6 items, not 7")
     refused([[0] * 7] * 5 + [[0] * 6 + [0.5]], "bad value 0.5 at [5, 6]: cells are integers")
     refused("4453", "expected an array of shape (6, 7): the array is a str")
@@ -185,7 +189,10 @@ def test_every_malformed_plane_pair_says_why():
     )
     obs[5, 3, 0] = 2
     planes_refused(obs, "bad value 2 at [5, 3, 0]: planes hold 0 or 1")
-    planes_refused(np.zeros((ROWS, COLS)), "expected an array of shape (6, 7, 2), not (6, 7)")
+    planes_refused(
+        np.zeros((ROWS, COLS)),
+        "expected an array of shape (H, W, 2) (a board of H rows and W columns), not (6, 7)",
+    )
     # The side to move (the first player, 4 stones each) has four: impossible.
     obs = np.zeros((ROWS, COLS, 2), dtype=np.int8)
     obs[2:, 0, 0] = 1
@@ -214,7 +221,7 @@ def test_arrays_stack_into_the_batches():
     assert str(e.value) == "item 7: bad value 5 at [0, 0]: cells are 0 (empty), 1 and 2 (or 1 and -1)"
     with pytest.raises(ValueError) as e:
         c4solver.analyze_many(stacked[0], progress=False)
-    assert str(e.value) == "a stack of boards has shape (N, 6, 7), not (6, 7) (for one board: a[None])"
+    assert str(e.value) == "a stack of boards has shape (N, H, W), not (6, 7) (for one board: a[None])"
     won = Position("1212121").to_array()[None]
     with pytest.raises(ValueError) as e:
         c4solver.analyze_many(won, progress=False)

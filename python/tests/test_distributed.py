@@ -57,7 +57,7 @@ def expected(moves, weak=False):
     return scores.max(axis=1), scores
 
 
-def read(folder):
+def read(folder, width=7):
     """(moves, score, scores) of a label output, partitions in order; checks that
     the partitions are numbered 0.. without a gap and that no temporary file is left."""
     names = sorted(n for n in os.listdir(folder) if n.startswith("part-"))
@@ -68,7 +68,7 @@ def read(folder):
     assert table.schema.field("score").type == pa.int8()
     assert table.schema.field("scores").type == pa.list_(pa.int8())
     assert table.schema.field("moves").type == pa.string()
-    scores = np.array(table.column("scores").to_pylist(), dtype=np.int8).reshape(-1, 7)
+    scores = np.array(table.column("scores").to_pylist(), dtype=np.int8).reshape(-1, width)
     return table.column("moves").to_pylist(), table.column("score").to_numpy(), scores
 
 
@@ -158,6 +158,47 @@ def test_bad_input_refused_with_line_numbers_and_nothing_written(tmp_path, cli):
         "line 9",
         "line 10",
     ]
+
+
+def cli_scores(cli, size, moves):
+    """(score, scores) of `c4solver analyze --size SIZE` for `moves`, -128 for a full column."""
+    out = cli(["analyze", "--size", size, "--threads", "1"], "".join(m + "\n" for m in moves))
+    assert out.returncode == 0, out.stderr
+    rows = [[int(f) for f in line.split()[1:]] for line in out.stdout.splitlines()]
+    scores = np.array([[-128 if v == -1000 else v for v in r] for r in rows], dtype=np.int8)
+    return scores.max(axis=1), scores
+
+
+@pytest.mark.parametrize("size, stones", [("5x4", 2), ("10x6", 40)])
+def test_label_other_sizes_as_the_command_line(tmp_path, cli, monkeypatch, size, stones):
+    from test_sizes import games
+
+    from c4solver.distributed import inputs, label_job
+
+    width = int(size.split("x")[0])
+    moves = games(size, stones, 40, seed=5)
+    bad = ["b" if width == 10 else "6", "1" * 30, "44 99", "x" * 5000]
+    lines = moves[:10] + bad[:2] + [m + "\r" for m in moves[10:20]] + bad[2:] + moves[20:]
+    src = tmp_path / "in.txt"
+    src.write_text("".join(line + "\n" for line in lines))
+    # Small pieces: lines cross the pieces' edges, each read once.
+    monkeypatch.setattr(inputs, "UNIT_BYTES", 50 if width == 5 else 400)
+    # A partition's task starts at the last marked line before its first position.
+    monkeypatch.setattr(label_job, "STRIDE", 3)
+    n = label(str(src), str(tmp_path / "out"), workers=2, partition_size=7, skip_bad=True, size=size)
+    assert n == len(moves)
+    got_moves, got_score, got_scores = read(tmp_path / "out", width)
+    assert got_moves == moves
+    score, scores = cli_scores(cli, size, moves)
+    np.testing.assert_array_equal(got_scores, scores)
+    np.testing.assert_array_equal(got_score, score)
+    # The bad lines, numbered and worded as the command line's solve says.
+    theirs = cli(["solve", "--size", size, "--threads", "1", str(src)], None).stderr.splitlines()
+    rejected = (tmp_path / "out" / "_rejected.txt").read_text().splitlines()
+    assert rejected == [line.split(": ", 2)[2] for line in theirs]
+    assert len(rejected) == len(bad)
+    job = json.loads((tmp_path / "out" / "_job.json").read_text())
+    assert (job["size"], job["positions"], job["partitions"]) == (size, 40, 6)
 
 
 def test_parquet_row_errors_and_missing_column(tmp_path):

@@ -134,7 +134,7 @@ def test_non_positions_are_type_errors_in_plain_words():
         solve_many("4455")
     with pytest.raises(
         TypeError,
-        match=r"^positions must be a list \(or any iterable\) of Positions or move strings, or an array of shape \(N, 6, 7\), not int$",
+        match=r"^positions must be a list \(or any iterable\) of Positions or move strings, or an array of shape \(N, H, W\), not int$",
     ):
         solve_many(4455)
     with pytest.raises(TypeError, match=r"^item 1: a position is a Position or a move string such as '4453', not NoneType$"):

@@ -138,7 +138,9 @@ pub use answer::Answer;
 pub use bits::Bits;
 pub use book::{Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
-pub use erased::{Analysis, Book, OpenBookError, Position, PositionError, Solver, SolverError};
+pub use erased::{
+    Analysis, Book, Line, OpenBookError, Position, PositionError, Solver, SolverError,
+};
 pub use input::{
     LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,
 };

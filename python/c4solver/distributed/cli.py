@@ -43,13 +43,19 @@ def parser() -> argparse.ArgumentParser:
     q = sub.add_parser(
         "label",
         help="exact scores of every position of INPUT, as a Parquet dataset",
-        description="Label every position of INPUT (text: one position a line, first field the moves, as `c4solver solve` reads; or Parquet, a file or a folder, with a `moves` column) into OUTPUT, a Parquet dataset folder: moves (string), score (int8), scores (list of int8, one per column, -128 for a full one). Resumable: run again with the same arguments.",
+        description="Label every position of INPUT (text: one position a line, first field the moves, as `c4solver solve` reads; or Parquet, a file or a folder, with a `moves` column) into OUTPUT, a Parquet dataset folder: moves (string), score (int8), scores (list of int8, one per column, -128 for a full one). The workers read and check INPUT piece by piece. Resumable: run again with the same arguments.",
     )
     q.add_argument("input", metavar="INPUT")
     q.add_argument("output", metavar="OUTPUT")
     cluster_options(q)
     q.add_argument(
         "--weak", action="store_true", help="weak scores: only the sign (1 win, 0 draw, -1 loss)"
+    )
+    q.add_argument(
+        "--size",
+        default="7x6",
+        metavar="WxH",
+        help="board size, as `c4solver --size` (default: 7x6; the wheel holds every size)",
     )
     q.add_argument(
         "--partition-size",
@@ -120,6 +126,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 args.weak,
                 args.partition_size,
                 args.skip_bad,
+                args.size,
             )
             print(f"c4solver.distributed: {n} positions labelled in {args.output}", file=sys.stderr)
         else:

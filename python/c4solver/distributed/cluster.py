@@ -107,10 +107,18 @@ def slots(c) -> int:
     return max(2, 2 * threads)
 
 
-def run(c, tasks: Iterable[Task], total: int, done: int, unit: str) -> None:
+def run(
+    c,
+    tasks: Iterable[Task],
+    total: int,
+    done: int,
+    unit: str,
+    on_result: Optional[Callable[[str, object], None]] = None,
+) -> None:
     """Runs `tasks` on the cluster, at most slots(c) at a time, with a progress
-    bar from `done` of `total`. A task that fails stops the run (its error is
-    raised); Ctrl-C cancels the tasks in flight and raises KeyboardInterrupt."""
+    bar from `done` of `total`; `on_result(key, result)` gets each task's
+    result. A task that fails stops the run (its error is raised); Ctrl-C
+    cancels the tasks in flight and raises KeyboardInterrupt."""
     from distributed import as_completed
 
     limit = slots(c)
@@ -124,9 +132,9 @@ def run(c, tasks: Iterable[Task], total: int, done: int, unit: str) -> None:
             weights[future.key] = weight
             pending.add(future)
             if pending.count() >= limit:
-                _finish(next(pending), weights, bar)
+                _finish(next(pending), weights, bar, on_result)
         for future in pending:
-            _finish(future, weights, bar)
+            _finish(future, weights, bar, on_result)
     except BaseException:
         for future in list(pending.futures):
             future.cancel()
@@ -135,8 +143,10 @@ def run(c, tasks: Iterable[Task], total: int, done: int, unit: str) -> None:
         bar.close()
 
 
-def _finish(future, weights, bar) -> None:
-    future.result()  # raises the task's error
+def _finish(future, weights, bar, on_result) -> None:
+    result = future.result()  # raises the task's error
+    if on_result is not None:
+        on_result(future.key, result)
     bar.update(weights.pop(future.key))
     future.release()
 

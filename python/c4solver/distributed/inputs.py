@@ -1,28 +1,27 @@
-"""Reading and checking the positions to label: text lines or Parquet rows.
+"""The positions to label, read in pieces: text lines or Parquet rows.
 
-A text line is read as ``c4solver solve`` reads it (crates/c4solver/src/input.rs):
-``moves [expected-score]``, spaces or tabs around the fields and a trailing \\r
-ignored, an empty line the starting position; the messages are the command
-line's. A Parquet row's ``moves`` value is the move string alone. A finished game
-is refused, as the command line refuses it.
+The driver only lists the input's pieces (``units``): byte ranges of a text
+file, row groups of Parquet files, from the files' sizes and footers. The
+workers read them. A text line is read by the library's parser, as
+``c4solver solve`` reads it (``c4solver.parse_line``: ``moves
+[expected-score]``, the command line's messages); a Parquet row's ``moves``
+value is the move string alone. A finished game is refused, as the command line
+refuses it.
 """
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from typing import Iterator, List, Optional, Tuple
 
-from .._c4solver import Position
+from .._c4solver import _check_moves, parse_line
 
 # The longest line the command line keeps in full (input.rs's MAX_LINE).
 MAX_LINE = 4096
-# How many characters of a field a message repeats (input.rs's SHOWN).
-SHOWN = 40
-CELLS = 42
-MAX_SCORE = 18
-_BLANKS = re.compile(r"[ \t]+")
-_NUMBER = re.compile(r"[-+]?[0-9]+")
+# Bytes of a text file per unit: a check task reads one unit.
+UNIT_BYTES = 16 << 20
+# The UTF-8 byte-order mark, skipped at the very start of a text file.
+BOM = b"\xef\xbb\xbf"
 
 
 class InputError(Exception):
@@ -40,141 +39,139 @@ class Reject:
         return f"{self.where}: {self.reason}"
 
 
-def _quoted(text: str) -> str:
-    """The field as the command line quotes it, cut after SHOWN characters."""
-    if len(text) <= SHOWN:
-        return '"' + text + '"'
-    return f'"{text[:SHOWN]}"... ({len(text.encode())} bytes)'
-
-
-def _excerpt(text: str) -> str:
-    if len(text) <= SHOWN:
-        return text
-    return f"{text[:SHOWN]}... ({len(text.encode())} bytes)"
-
-
-def check_moves(moves: str) -> None:
-    """Raises ValueError with the command line's message if `moves` is not a
-    position that can be solved (bad move string, or a game already won)."""
-    position = Position(moves)
-    if position.is_won():
-        raise ValueError(f"move {len(moves)} makes four in a row: the game is already over")
-
-
-def parse_line(raw: bytes) -> str:
-    """The move string of one text line (without its \\n), or ValueError with
-    the command line's message."""
-    truncated = len(raw) > MAX_LINE
-    if truncated:
-        raw = raw[:MAX_LINE]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if not (truncated and e.reason == "unexpected end of data"):
-            raise ValueError(f"invalid UTF-8 at byte {e.start}") from None
-        text = raw[: e.start].decode("utf-8")
-    if text.endswith("\r"):
-        text = text[:-1]
-    fields = [f for f in _BLANKS.split(text) if f]
-    moves = fields[0] if fields else ""
-    check_moves(moves)
-    if len(fields) > 2:
-        raise ValueError(f"expected `moves [score]`, found {len(fields)} fields")
-    if len(fields) == 2:
-        _check_score(fields[1], len(moves))
-    if truncated:
-        raise ValueError(f"line is longer than {MAX_LINE} bytes")
-    return moves
-
-
-def _check_score(field: str, stones: int) -> None:
-    """The optional expected score: a whole number the position can have, or 0."""
-    if not _NUMBER.fullmatch(field):
-        raise ValueError(f"expected score {_quoted(field)} is not a number")
-    low = max(-((CELLS - stones) // 2), -MAX_SCORE)
-    high = min((CELLS + 1 - stones) // 2, MAX_SCORE)
-    value = int(field)
-    if value != 0 and not low <= value <= high:
-        raise ValueError(f"expected score {_excerpt(field)} is out of range ({low}..={high})")
+# One piece of the input: ("text", path, start, end) for the lines that start
+# in the byte range [start, end), or ("parquet", path, row_group, rows).
+Unit = Tuple[str, str, int, int]
 
 
 class Source:
-    """The positions of INPUT: a text file, or a Parquet file or folder.
-
-    ``records()`` yields ``(where, moves or None, reason or None)`` in input
-    order, streaming (a batch of rows at a time for Parquet), so reading holds
-    little memory whatever the input's size.
-    """
+    """The positions of INPUT: a text file, or a Parquet file or folder."""
 
     def __init__(self, path: str):
-        self.path = path
+        self.path = os.path.abspath(path)  # the same file for workers elsewhere
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file or folder")
-        self.files = _parquet_files(path)
+        self.files = _parquet_files(self.path)
         self.parquet = bool(self.files)
         if not self.parquet:
-            self.files = [path]
+            self.files = [self.path]
 
-    def digest(self) -> str:
-        """SHA-256 of the input's bytes (and, for a folder, its files' names)."""
-        h = hashlib.sha256()
+    def units(self) -> List[Unit]:
+        """The input's pieces, in input order, from sizes and footers alone."""
+        if not self.parquet:
+            size = os.path.getsize(self.path)
+            starts = range(0, max(size, 1), UNIT_BYTES)
+            return [("text", self.path, s, min(s + UNIT_BYTES, size)) for s in starts]
+        units = []
         for f in self.files:
-            h.update(os.path.relpath(f, self.path).encode() + b"\0")
-            with open(f, "rb") as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    h.update(block)
-        return h.hexdigest()
+            units += _row_groups(f)
+        return units
 
-    def records(self) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
-        """Every position: (where, moves, None) if good, (where, None, reason) if not."""
-        if self.parquet:
-            yield from self._rows()
-        else:
-            yield from self._lines()
-
-    def _lines(self):
-        with open(self.path, "rb") as fh:
-            for number, raw in enumerate(fh, 1):
-                raw = raw[:-1] if raw.endswith(b"\n") else raw
-                try:
-                    yield f"line {number}", parse_line(raw), None
-                except ValueError as e:
-                    yield f"line {number}", None, str(e)
-
-    def _rows(self):
-        import pyarrow as pa
-
-        number = 0
-        for f in self.files:
-            try:
-                for value in _moves_values(f):
-                    number += 1
-                    yield from _row(number, value)
-            except (pa.ArrowException, OSError) as e:
-                raise InputError(f"{f}: not a readable Parquet file ({e})") from None
+    def name(self, unit: Unit) -> str:
+        """The unit's file relative to INPUT, for the input's digest."""
+        return os.path.relpath(unit[1], self.path) if self.parquet else ""
 
 
-def _moves_values(f: str) -> Iterator[object]:
-    """The `moves` values of the Parquet file `f`, a batch of rows at a time."""
+def _row_groups(f: str) -> List[Unit]:
+    """The row groups of the Parquet file `f`, from its footer."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    pf = pq.ParquetFile(f)
-    if "moves" not in pf.schema_arrow.names:
-        raise InputError(f"{f}: no `moves` column (columns: {', '.join(pf.schema_arrow.names)})")
-    for batch in pf.iter_batches(columns=["moves"], batch_size=65536):
+    try:
+        pf = pq.ParquetFile(f)
+        meta = pf.metadata
+        names = pf.schema_arrow.names
+    except (pa.ArrowException, OSError) as e:
+        raise InputError(f"{f}: not a readable Parquet file ({e})") from None
+    if "moves" not in names:
+        raise InputError(f"{f}: no `moves` column (columns: {', '.join(names)})")
+    return [("parquet", f, g, meta.row_group(g).num_rows) for g in range(meta.num_row_groups)]
+
+
+def records(unit: Unit, size: str) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+    """The unit's positions in order: (where, moves, None) if good, (where,
+    None, reason) if not; `where` is the line's first byte in the file (text)
+    or -1 (Parquet)."""
+    if unit[0] == "text":
+        for offset, raw in _lines(unit):
+            try:
+                yield offset, parse_line(raw, size)[0], None
+            except ValueError as e:
+                yield offset, None, str(e)
+    else:
+        for value in _row_values(unit):
+            yield (-1, *_row(value, size))
+
+
+def digest(unit: Unit) -> str:
+    """SHA-256 of the unit's bytes (a text range) or of its move strings (a row group)."""
+    h = hashlib.sha256()
+    if unit[0] == "text":
+        _, path, start, end = unit
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            left = end - start
+            while left > 0:
+                block = fh.read(min(left, 1 << 20))
+                if not block:
+                    break
+                h.update(block)
+                left -= len(block)
+    else:
+        for value in _row_values(unit):
+            h.update(repr(value).encode("utf-8", "backslashreplace") + b"\0")
+    return h.hexdigest()
+
+
+def _lines(unit: Unit) -> Iterator[Tuple[int, bytes]]:
+    """The lines that start in the unit's byte range, with their first byte's
+    offset in the file, without their \\n: each
+    cut after MAX_LINE + 1 bytes (the rest is skipped, so that no line makes
+    memory grow; the parser refuses a line longer than MAX_LINE)."""
+    _, path, start, end = unit
+    with open(path, "rb") as fh:
+        if start > 0:
+            fh.seek(start - 1)
+            if fh.read(1) != b"\n":
+                _skip_line(fh)  # the line under way belongs to the unit before
+        elif fh.read(len(BOM)) != BOM:
+            fh.seek(0)
+        while fh.tell() < end:
+            offset = fh.tell()
+            kept = fh.readline(MAX_LINE + 1)
+            if kept.endswith(b"\n"):
+                yield offset, kept[:-1]
+            else:
+                if len(kept) > MAX_LINE:
+                    _skip_line(fh)
+                yield offset, kept
+
+
+def _skip_line(fh) -> None:
+    """Reads up to the next \\n (or the end of the file)."""
+    while True:
+        block = fh.readline(1 << 16)
+        if not block or block.endswith(b"\n"):
+            return
+
+
+def _row_values(unit: Unit) -> Iterator[object]:
+    import pyarrow.parquet as pq
+
+    _, path, group, _ = unit
+    pf = pq.ParquetFile(path)
+    for batch in pf.iter_batches(columns=["moves"], row_groups=[group], batch_size=65536):
         yield from batch.column(0).to_pylist()
 
 
-def _row(number: int, value) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
-    where = f"row {number}"
+def _row(value, size: str) -> Tuple[Optional[str], Optional[str]]:
     if not isinstance(value, str):
-        yield where, None, f"moves is {'null' if value is None else type(value).__name__}, not a string"
-        return
+        return None, f"moves is {'null' if value is None else type(value).__name__}, not a string"
     try:
-        check_moves(value)
-        yield where, value, None
+        _check_moves(value, size)
+        return value, None
     except ValueError as e:
-        yield where, None, str(e)
+        return None, str(e)
 
 
 def _parquet_files(path: str) -> List[str]:

@@ -11,13 +11,14 @@ mod solver;
 
 pub use analysis::Analysis;
 pub use book::{Book, OpenBookError};
-pub use position::{Position, PositionError};
+pub use position::{Line, Position, PositionError};
 pub use solver::{Solver, SolverError};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bits::Bits;
+    use crate::input::LineError;
     use crate::position::{Board, MoveError};
     use crate::size::{Size, SizeError};
     use crate::solver::{Config, Mode, SolveError, Solver as SizedSolver};
@@ -174,6 +175,70 @@ mod tests {
 
     fn grid<const W: usize, const H: usize, B: Bits>(moves: &str) -> String {
         Board::<W, H, B>::parse(moves).unwrap().to_string()
+    }
+
+    #[test]
+    fn lines_and_move_orders_on_every_size() {
+        for &size in Size::BUILT {
+            for moves in positions(size) {
+                let line = format!(" {moves}\t\r");
+                let read = Position::parse_line(size, line.as_bytes(), false).unwrap();
+                let want = Position::parse(size, &moves).unwrap();
+                assert_eq!((read.moves, read.position), (moves.as_str(), want));
+                let generic = with_size!(size, line_of(line.as_bytes()));
+                assert_eq!(generic, (read.moves.to_string(), read.expected));
+                let (first, second) = stones(&want);
+                let mut replayed = Position::new(size).unwrap();
+                for col in Position::move_order(size, first, second).unwrap() {
+                    replayed.play(col).unwrap();
+                }
+                assert_eq!(replayed, want, "{size} {moves}");
+            }
+            let past = crate::position::column_symbol(size.width);
+            let err = Position::parse_line(size, past.to_string().as_bytes(), false).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "column {} is out of range (1..={}) at move 1",
+                    size.width + 1,
+                    size.width
+                )
+            );
+            assert!(matches!(
+                Position::parse_line(size, b"4", true),
+                Err(PositionError::Line(LineError::TooLong { .. }))
+            ));
+        }
+        let wide = Size::new(10, 6).unwrap();
+        if wide.built().is_err() {
+            assert!(matches!(
+                Position::parse_line(wide, b"", false),
+                Err(PositionError::Size(SizeError::NotBuilt(_)))
+            ));
+        }
+    }
+
+    /// The line as the generic parser reads it: its moves and expected score.
+    fn line_of<const W: usize, const H: usize, B: Bits>(bytes: &[u8]) -> (String, Option<i32>) {
+        let q = crate::input::parse_line::<W, H, B>(bytes, false).unwrap();
+        (q.moves.to_string(), q.expected)
+    }
+
+    /// The first player's and the second player's stones of `p`.
+    fn stones(p: &Position) -> (u128, u128) {
+        let size = p.size();
+        let (mut first, mut second) = (0u128, 0u128);
+        for col in 0..size.width {
+            for row in 0..size.height {
+                let bit = 1u128 << (col * (size.height + 1) + row);
+                match (p.cell(col, row), p.moves_played().is_multiple_of(2)) {
+                    (Some(mine), first_to_move) if mine == first_to_move => first |= bit,
+                    (Some(_), _) => second |= bit,
+                    (None, _) => {}
+                }
+            }
+        }
+        (first, second)
     }
 
     #[test]
