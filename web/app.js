@@ -4,7 +4,9 @@
 
 import { BoardView } from "./board.js";
 import { Game, columnOf, columnSymbol, scoreWords, chooseMove } from "./game.js";
-import { analyze, sizes, SolverError } from "./client.js";
+import * as client from "./client.js";
+
+const { analyze, sizes, SolverError } = client;
 
 // Pause before a solver's move, so that a game between solvers can be watched.
 const SOLVER_DELAY_MS = 350;
@@ -219,15 +221,31 @@ function refuse(message) {
   ui.redo.disabled = true;
 }
 
+/**
+ * Whether `text` is a size worth drawing before the solver has listed its own:
+ * `WxH` with 4 to 15 each, within the widest bitboard.
+ */
+function drawable(text) {
+  const { width, height } = dimensions(text ?? "");
+  return /^\d+x\d+$/.test(text ?? "") && width >= 4 && height >= 4 && width <= 15 && height <= 15 && width * (height + 1) <= 128;
+}
+
 async function start() {
+  const params = new URLSearchParams(window.location.search);
+  const pos = params.get("pos") ?? "";
+  // The static build knows its default size: the board shows at once, before
+  // its worker has listed the sizes.
+  const early = params.get("size") ?? client.DEFAULT_SIZE;
+  if (drawable(early)) {
+    setBoard(early, pos);
+    view.render(game, false);
+  }
   try {
     offered = await sizes();
   } catch (e) {
     showError(e.message);
   }
   fillPicker();
-  const params = new URLSearchParams(window.location.search);
-  const pos = params.get("pos") ?? "";
   const wanted = params.get("size") ?? offered.default;
   if (!offered.sizes.includes(wanted)) {
     setBoard(offered.default);

@@ -89,10 +89,15 @@ fn node(dir: &Path, args: &[String], lines: &str) -> Vec<Value> {
 
 /// [`node`]'s output lines as printed (their keys in order).
 pub fn node_lines(dir: &Path, args: &[String], lines: &str) -> Vec<String> {
+    pkg_lines(&dir.join("pkg"), args, lines)
+}
+
+/// [`node_lines`] of the bindings in `pkg` (the built folder's `pkg` or `pkg-all`).
+fn pkg_lines(pkg: &Path, args: &[String], lines: &str) -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut child = Command::new("node")
         .arg(root.join("tests/wasm/analyze.mjs"))
-        .arg(dir.join("pkg"))
+        .arg(pkg)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -293,11 +298,11 @@ fn other_sizes_analyze_as_the_command_line() {
     let pkg_all = built().join("pkg-all");
     for (size, moves) in OTHER_SIZES {
         // The position, one move less, and bad lines: a column past the width,
-        // a position longer than the board, a second field.
+        // a position longer than the board, a character that is no column.
         let long = moves.repeat(3);
-        let lines = format!("{moves}\n{}\n9b\n{long}\n{moves} 3\n", &moves[1..]);
+        let lines = format!("{moves}\n{}\n9b\n{long}\n{moves}0\n", &moves[1..]);
         let args = ["--size".to_string(), size.to_string()];
-        let w = parse(node_lines(&pkg_all, &args, &lines).join("\n").as_bytes());
+        let w = parse(pkg_lines(&pkg_all, &args, &lines).join("\n").as_bytes());
         let n = native_sized(size, &lines);
         assert_eq!(w.len(), n.len(), "{size}");
         for (i, (w, n)) in w.iter().zip(&n).enumerate() {
@@ -324,7 +329,7 @@ fn the_builds_list_and_refuse_sizes_as_the_command_line() {
     let dir = built();
     let list = |pkg: &str| {
         parse(
-            node_lines(&dir.join(pkg), &["--list".into()], "")
+            pkg_lines(&dir.join(pkg), &["--list".into()], "")
                 .join("\n")
                 .as_bytes(),
         )
@@ -337,18 +342,14 @@ fn the_builds_list_and_refuse_sizes_as_the_command_line() {
     for pkg in ["pkg", "pkg-all"] {
         for size in ["9x9", "3x6", "eight", "12x12"] {
             let args = ["--size".to_string(), size.to_string()];
-            let got = parse(node_lines(&dir.join(pkg), &args, "").join("\n").as_bytes());
+            let got = parse(pkg_lines(&dir.join(pkg), &args, "").join("\n").as_bytes());
             let message = got[0]["error"].as_str().unwrap_or_default();
             assert!(cli_refuses_size(size, message), "{pkg} {size}: {got:?}");
         }
     }
     // The 7x6 build refuses a size of the every-size build as the 7x6 command line.
     let args = ["--size".to_string(), "8x8".to_string()];
-    let got = parse(
-        node_lines(&dir.join("pkg"), &args, "")
-            .join("\n")
-            .as_bytes(),
-    );
+    let got = parse(pkg_lines(&dir.join("pkg"), &args, "").join("\n").as_bytes());
     let message = got[0]["error"].as_str().unwrap();
     assert!(
         message.starts_with("board size 8x8 is not built into this program"),
