@@ -1,9 +1,12 @@
 // The page: wires the game state, the board drawing and the solver client to
-// the controls, the keys and the address (?pos=MOVES).
+// the controls, the keys and the address (?size=WxH&pos=MOVES; the size only
+// when it is not the solver's default).
 
 import { BoardView } from "./board.js";
 import { Game, columnOf, columnSymbol, scoreWords, chooseMove } from "./game.js";
-import { analyze, boardSize, SolverError } from "./client.js";
+import * as client from "./client.js";
+
+const { analyze, sizes, SolverError } = client;
 
 // Pause before a solver's move, so that a game between solvers can be watched.
 const SOLVER_DELAY_MS = 350;
@@ -14,11 +17,14 @@ const ui = {
   status: $("status"), turnDisc: $("turn-disc"), spinner: $("spinner"), error: $("error"),
   scores: $("scores"), board: $("board"), undo: $("undo"), redo: $("redo"), newGame: $("new"),
   p1: $("p1"), p2: $("p2"), solution: $("solution"), explain: $("explain"),
-  pv: $("pv"), pvline: $("pvline"),
+  pv: $("pv"), pvline: $("pvline"), size: $("size"),
 };
 
 let game = new Game();
 let view = null;
+// The board size asked of the solver ("7x6"), and what the solver offers.
+let size = "7x6";
+let offered = { sizes: ["7x6"], default: "7x6" };
 // Every change of position bumps the token: answers for older positions are
 // dropped. It also aborts the requests for the older position (`asking`), so
 // that neither the server nor the WebAssembly worker goes on searching it.
@@ -48,7 +54,7 @@ function thinking(delta) {
 async function ask(moves, options) {
   thinking(1);
   try {
-    return await analyze(moves, { ...options, signal: asking.signal });
+    return await analyze(moves, { ...options, size, signal: asking.signal });
   } finally {
     thinking(-1);
   }
@@ -56,6 +62,8 @@ async function ask(moves, options) {
 
 function setAddress() {
   const url = new URL(window.location.href);
+  if (size === offered.default) url.searchParams.delete("size");
+  else url.searchParams.set("size", size);
   url.searchParams.set("pos", game.text);
   window.history.replaceState(null, "", url);
 }
@@ -168,34 +176,98 @@ async function showLine() {
   }
 }
 
+/** Width and height of a size written "WxH". */
+function dimensions(text) {
+  const [width, height] = text.split("x").map(Number);
+  return { width, height };
+}
+
+/** A new empty board of `picked` (one the solver offers): game, drawing, picker and keys. */
+function setBoard(picked, moves = "") {
+  size = picked;
+  const { width, height } = dimensions(size);
+  const loaded = Game.fromMoves(moves, width, height);
+  game = loaded ?? new Game(width, height);
+  view = new BoardView(ui.board, width, height, playColumn);
+  ui.size.value = size;
+  // Past the ninth column, the command line's letters: 1–9, a–c.
+  const last = columnSymbol(width - 1);
+  $("keys").textContent = width <= 9 ? `1–${last}` : width === 10 ? "1–9, a" : `1–9, a–${last}`;
+  return loaded !== null;
+}
+
+/** The picker's sizes, narrowest first, then lowest. */
+function fillPicker() {
+  const order = (a, b) => dimensions(a).width - dimensions(b).width || dimensions(a).height - dimensions(b).height;
+  ui.size.replaceChildren(
+    ...[...offered.sizes].sort(order).map((s) => {
+      const option = document.createElement("option");
+      option.value = s;
+      option.textContent = s === offered.default ? `${s} (standard)` : s;
+      return option;
+    }),
+  );
+  ui.size.disabled = offered.sizes.length < 2;
+}
+
+/** Shows `message` over an empty board that nobody plays on their own. */
+function refuse(message) {
+  showError(message);
+  // Both sides to persons: nobody moves on their own over the error.
+  ui.p2.value = "person";
+  view.render(game, true);
+  ui.status.textContent = statusText();
+  ui.undo.disabled = true;
+  ui.redo.disabled = true;
+}
+
+/**
+ * Whether `text` is a size worth drawing before the solver has listed its own:
+ * `WxH` with 4 to 15 each, within the widest bitboard.
+ */
+function drawable(text) {
+  const { width, height } = dimensions(text ?? "");
+  return /^\d+x\d+$/.test(text ?? "") && width >= 4 && height >= 4 && width <= 15 && height <= 15 && width * (height + 1) <= 128;
+}
+
 async function start() {
-  let size = { width: 7, height: 6 };
+  const params = new URLSearchParams(window.location.search);
+  const pos = params.get("pos") ?? "";
+  // The static build knows its default size: the board shows at once, before
+  // its worker has listed the sizes.
+  const early = params.get("size") ?? client.DEFAULT_SIZE;
+  if (drawable(early)) {
+    setBoard(early, pos);
+    view.render(game, false);
+  }
   try {
-    size = await boardSize();
+    offered = await sizes();
   } catch (e) {
     showError(e.message);
   }
-  // Past the ninth column, the command line's letters: 1–9, a–c.
-  const last = columnSymbol(size.width - 1);
-  $("keys").textContent = size.width <= 9 ? `1–${last}` : size.width === 10 ? "1–9, a" : `1–9, a–${last}`;
-  const pos = new URLSearchParams(window.location.search).get("pos") ?? "";
-  const loaded = Game.fromMoves(pos, size.width, size.height);
-  game = loaded ?? new Game(size.width, size.height);
-  view = new BoardView(ui.board, size.width, size.height, playColumn);
-  if (!loaded) {
+  fillPicker();
+  const wanted = params.get("size") ?? offered.default;
+  if (!offered.sizes.includes(wanted)) {
+    setBoard(offered.default);
+    // The solver says what is wrong with the size, in the command line's words.
+    let why = `board size ${wanted} is not offered here`;
+    try {
+      await analyze("", { size: wanted });
+    } catch (e) {
+      why = e.message;
+    }
+    refuse(`size=${wanted}: ${why}`);
+    return;
+  }
+  if (!setBoard(wanted, pos)) {
     // The solver says what is wrong, in the command line's words.
+    let why = `cannot play ${JSON.stringify(pos)} on this board`;
     try {
       await ask(pos);
-      showError(`cannot play ${JSON.stringify(pos)} on this board`);
     } catch (e) {
-      showError(`pos=${pos}: ${e.message}`);
+      why = `pos=${pos}: ${e.message}`;
     }
-    // Both sides to persons: nobody moves on their own over the error.
-    ui.p2.value = "person";
-    view.render(game, true);
-    ui.status.textContent = statusText();
-    ui.undo.disabled = true;
-    ui.redo.disabled = true;
+    refuse(why);
     return;
   }
   if (pos !== "") {
@@ -210,6 +282,11 @@ ui.undo.addEventListener("click", takeBack);
 ui.redo.addEventListener("click", redo);
 ui.newGame.addEventListener("click", () => {
   game.reset();
+  showError("");
+  update();
+});
+ui.size.addEventListener("change", () => {
+  setBoard(ui.size.value);
   showError("");
   update();
 });

@@ -1,6 +1,6 @@
 //! The npm package as a user gets it: `scripts/build-npm` writes it, `npm pack`
 //! packs it, and `npm install` puts the tarball into a fresh Node project, which
-//! imports it by name (`import { createSolver } from "c4solver"`). Its analyses
+//! imports it by name (`import { createSolver } from "c4solver-wasm"`). Its analyses
 //! equal the command line's (`analyze --json --pv --threads 1`, the same engine:
 //! node counts too) with each book, a bad position throws an `Error` with the
 //! command line's message, the TypeScript declarations type-check as used, and a
@@ -74,7 +74,7 @@ fn project() -> &'static PathBuf {
                 .arg(&tarball),
             &project,
         );
-        for file in ["analyze.mjs", "page.html", "consumer.ts"] {
+        for file in ["analyze.mjs", "options.mjs", "page.html", "consumer.ts"] {
             std::fs::copy(root().join("tests/npm").join(file), project.join(file)).unwrap();
         }
         project
@@ -84,6 +84,12 @@ fn project() -> &'static PathBuf {
 /// The installed package's answers to `lines` (`tests/npm/analyze.mjs` with
 /// `args`): its book's depth, then one JSON value a line.
 fn package(args: &[&str], lines: &str) -> (Value, Vec<Value>) {
+    let (first, answers) = package_sized(args, lines);
+    (first["bookDepth"].clone(), answers)
+}
+
+/// [`package`]'s first line whole (`{"bookDepth", "size"}`), then its answers.
+fn package_sized(args: &[&str], lines: &str) -> (Value, Vec<Value>) {
     let mut child = Command::new("node")
         .arg("analyze.mjs")
         .args(args)
@@ -107,8 +113,8 @@ fn package(args: &[&str], lines: &str) -> (Value, Vec<Value>) {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
-    let depth = values.remove(0)["bookDepth"].clone();
-    (depth, values)
+    let first = values.remove(0);
+    (first, values)
 }
 
 /// Every field of the command line's answers, but the time, in the package's.
@@ -188,7 +194,7 @@ fn the_declarations_type_check_as_the_api_is_used() {
     let bad = project().join("misuse.ts");
     std::fs::write(
         &bad,
-        "import { createSolver } from \"c4solver\";\n(await createSolver()).analyze(4455);\n",
+        "import { createSolver } from \"c4solver-wasm\";\n(await createSolver()).analyze(4455);\n",
     )
     .unwrap();
     let out = Command::new("node")
@@ -236,4 +242,81 @@ fn a_page_without_a_bundler_runs_the_package() {
     let refused = &native("448\n", Books::Small, false)[0]["error"];
     assert_eq!(seen["error"]["message"], *refused, "{seen}");
     assert_eq!(seen["error"]["name"], "Error");
+}
+
+/// Other board sizes: `createSolver({ size })` loads the every-size build and
+/// answers as `c4solver analyze --size` (node counts too), bad lines with its
+/// messages.
+#[cfg(feature = "all-sizes")]
+#[test]
+#[ignore = "needs node, npm, the WebAssembly builds and the all-sizes feature"]
+fn the_package_answers_other_sizes_as_the_command_line() {
+    use crate::wasm::{OTHER_SIZES, native_sized};
+    for (size, moves) in OTHER_SIZES {
+        let lines = format!("{moves}\n{}\n9b\n{}\n", &moves[1..], "1".repeat(100));
+        let (first, answers) = package_sized(&["--size", size], &lines);
+        assert_eq!(first, serde_json::json!({"bookDepth": null, "size": size}));
+        let native = native_sized(size, &lines);
+        assert_eq!(answers.len(), native.len());
+        for (i, (a, n)) in answers.iter().zip(&native).enumerate() {
+            for field in [
+                "error", "moves", "score", "scores", "best", "book", "nodes", "pv",
+            ] {
+                assert_eq!(a.get(field), n.get(field), "{size} line {}: {field}", i + 1);
+            }
+        }
+        assert!(answers[0]["scores"].is_array() && answers[3]["error"].is_string());
+    }
+}
+
+/// Issue 68's findings: `null` options are the defaults, a wrong option or size
+/// says what was given (a string `tableMb` is refused with its type), a size
+/// not built is refused with the command line's message, and a freed solver
+/// says so.
+#[test]
+#[ignore = "needs node, npm and the WebAssembly builds: cargo test --test integration -- --ignored npm::"]
+fn options_and_a_freed_solver_get_clear_errors() {
+    let out = run(Command::new("node").arg("options.mjs"), project());
+    let seen: Value = serde_json::from_str(out.trim()).unwrap();
+    let error = |case: &str| {
+        seen[case]["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{case}: {seen}"))
+            .to_string()
+    };
+    assert_eq!(seen["null"]["ok"], "7x6");
+    assert_eq!(seen["size8x8"]["ok"], "8x8");
+    assert_eq!(
+        error("number"),
+        "createSolver takes an options object ({ size, book, tableMb }), not 7"
+    );
+    assert_eq!(
+        error("tableMbString"),
+        "tableMb must be a whole number of megabytes, at least 1, not the string \"64\""
+    );
+    assert_eq!(seen["tableMbString"]["name"], "RangeError");
+    assert!(error("tableMbZero").ends_with("not 0"), "{seen}");
+    assert_eq!(
+        error("sizeNumber"),
+        "size must be a string such as \"8x8\", not 8"
+    );
+    assert_eq!(seen["sizeNumber"]["name"], "TypeError");
+    for (case, size) in [
+        ("sizeSyntax", "eight"),
+        ("sizeTooLarge", "9x9"),
+        ("sizeTooSmall", "3x6"),
+    ] {
+        assert_eq!(seen[case]["name"], "Error", "{seen}");
+        assert!(
+            crate::wasm::cli_refuses_size(size, &error(case)),
+            "{case}: {seen}"
+        );
+    }
+    let freed = "this solver was freed (solver.free()): create another with createSolver()";
+    assert_eq!(error("afterFree"), freed);
+    assert_eq!(error("depthAfterFree"), freed);
+    assert_eq!(seen["freeTwice"]["ok"], "nothing");
+    let sizes = seen["sizes"]["ok"].as_array().unwrap();
+    assert_eq!(sizes.len(), 53);
+    assert!(sizes.contains(&"8x8".into()) && sizes.contains(&"7x6".into()));
 }

@@ -89,10 +89,15 @@ fn node(dir: &Path, args: &[String], lines: &str) -> Vec<Value> {
 
 /// [`node`]'s output lines as printed (their keys in order).
 pub fn node_lines(dir: &Path, args: &[String], lines: &str) -> Vec<String> {
+    pkg_lines(&dir.join("pkg"), args, lines)
+}
+
+/// [`node_lines`] of the bindings in `pkg` (the built folder's `pkg` or `pkg-all`).
+fn pkg_lines(pkg: &Path, args: &[String], lines: &str) -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut child = Command::new("node")
         .arg(root.join("tests/wasm/analyze.mjs"))
-        .arg(dir.join("pkg"))
+        .arg(pkg)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -253,4 +258,101 @@ fn a_bad_book_file_is_refused_as_the_command_line_refuses_it() {
         assert_eq!(answers[1]["nodes"], 0, "{name}: {answers:?}");
     }
     std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+/// Positions of other board sizes (each searched at once, none in a book): the
+/// every-size build (`pkg-all/`) against `c4solver analyze --size`.
+#[cfg(feature = "all-sizes")]
+pub(crate) const OTHER_SIZES: [(&str, &str); 2] = [
+    ("8x8", "245552858772546656325411183115264748116677"),
+    ("10x6", "1693a325a217679512269546315a7363a115694a528973"),
+];
+
+/// The command line's answers on board `size` (`analyze --size SIZE --json --pv
+/// --threads 1`): one value a line, `{"error": message}` for a line it refused.
+#[cfg(feature = "all-sizes")]
+pub(crate) fn native_sized(size: &str, lines: &str) -> Vec<Value> {
+    let args = [
+        "analyze",
+        "--size",
+        size,
+        "--json",
+        "--pv",
+        "--threads",
+        "1",
+    ];
+    parse(&common::output(&args, lines.as_bytes()).stdout)
+}
+
+/// Whether the command line refuses `--size SIZE` with `message` (clap's words
+/// around it).
+pub(crate) fn cli_refuses_size(size: &str, message: &str) -> bool {
+    let (_, err, code) = common::run(&["analyze", "--size", size], "4\n");
+    code != 0 && !message.is_empty() && err.contains(message)
+}
+
+#[cfg(feature = "all-sizes")]
+#[test]
+#[ignore = "needs node, the WebAssembly builds and the all-sizes feature"]
+fn other_sizes_analyze_as_the_command_line() {
+    let pkg_all = built().join("pkg-all");
+    for (size, moves) in OTHER_SIZES {
+        // The position, one move less, and bad lines: a column past the width,
+        // a position longer than the board, a character that is no column.
+        let long = moves.repeat(3);
+        let lines = format!("{moves}\n{}\n9b\n{long}\n{moves}0\n", &moves[1..]);
+        let args = ["--size".to_string(), size.to_string()];
+        let w = parse(pkg_lines(&pkg_all, &args, &lines).join("\n").as_bytes());
+        let n = native_sized(size, &lines);
+        assert_eq!(w.len(), n.len(), "{size}");
+        for (i, (w, n)) in w.iter().zip(&n).enumerate() {
+            for field in [
+                "error", "moves", "scores", "best", "score", "pv", "nodes", "book",
+            ] {
+                assert_eq!(w.get(field), n.get(field), "{size} line {}: {field}", i + 1);
+            }
+        }
+        let width: usize = size.split('x').next().unwrap().parse().unwrap();
+        assert_eq!(n[0]["scores"].as_array().map(Vec::len), Some(width));
+        for bad in &n[2..] {
+            assert!(bad["error"].is_string(), "{size}: {bad}");
+        }
+    }
+}
+
+/// Each build lists its sizes: the 7x6 one its own and the every-size build's
+/// (which the page offers before loading that build), equal to what that build
+/// holds; a size neither holds is refused by both with the command line's message.
+#[test]
+#[ignore = "needs node and the WebAssembly builds: cargo test --test integration -- --ignored wasm::"]
+fn the_builds_list_and_refuse_sizes_as_the_command_line() {
+    let dir = built();
+    let list = |pkg: &str| {
+        parse(
+            pkg_lines(&dir.join(pkg), &["--list".into()], "")
+                .join("\n")
+                .as_bytes(),
+        )
+    };
+    let (small, all) = (&list("pkg")[0], &list("pkg-all")[0]);
+    assert_eq!(small["built"], serde_json::json!(["7x6"]));
+    assert_eq!(small["every"], all["built"]);
+    assert_eq!(all["every"], all["built"]);
+    assert_eq!(all["built"].as_array().unwrap().len(), 53);
+    for pkg in ["pkg", "pkg-all"] {
+        for size in ["9x9", "3x6", "eight", "12x12"] {
+            let args = ["--size".to_string(), size.to_string()];
+            let got = parse(pkg_lines(&dir.join(pkg), &args, "").join("\n").as_bytes());
+            let message = got[0]["error"].as_str().unwrap_or_default();
+            assert!(cli_refuses_size(size, message), "{pkg} {size}: {got:?}");
+        }
+    }
+    // The 7x6 build refuses a size of the every-size build as the 7x6 command line.
+    let args = ["--size".to_string(), "8x8".to_string()];
+    let got = parse(pkg_lines(&dir.join("pkg"), &args, "").join("\n").as_bytes());
+    let message = got[0]["error"].as_str().unwrap();
+    assert!(
+        message.starts_with("board size 8x8 is not built into this program"),
+        "{message}"
+    );
 }

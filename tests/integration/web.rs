@@ -100,6 +100,9 @@ fn the_page_in_chromium() {
     need_browser();
     let server = Server::start(&["--threads", "2", "--quiet"]);
     let seen = check_page(&server.url());
+    // The sizes the server was built with (this one: 7x6), from `GET /sizes`, or
+    // from /health on a server without it.
+    assert_eq!(seen["pickerSizes"], serde_json::json!(["7x6"]));
     // serve answers from the command line's book: the page fetches none.
     assert_eq!(seen["bookFetches"], serde_json::json!([]));
     assert_eq!(seen["bookDepth"], Value::Null);
@@ -141,6 +144,13 @@ fn the_static_build_in_chromium() {
     need_browser();
     let site = StaticSite::start(&common::build_web());
     let seen = check_page(&site.url);
+    // Every size of the every-size build, 7x6 picked.
+    assert_eq!(
+        seen["pickerSizes"].as_array().map(Vec::len),
+        Some(53),
+        "{seen}"
+    );
+    assert_eq!(seen["pickerValue"], "7x6");
     // The worker fetched the 12-stone book (once per page load) and answers
     // from it.
     let fetches = seen["bookFetches"].as_array().unwrap();
@@ -483,4 +493,82 @@ fn the_static_build_reloads_offline() {
     assert_eq!(seen["offline"], want, "the reload with no network");
     assert_eq!(text(&seen["offlinePos"]), "4455");
     assert_eq!(seen["offline445"], analyze("445")["scores"]);
+}
+
+/// `c4solver analyze --size SIZE --json` of one position (the all-sizes build).
+#[cfg(feature = "all-sizes")]
+fn analyze_sized(size: &str, moves: &str) -> Value {
+    crate::wasm::native_sized(size, &format!("{moves}\n")).remove(0)
+}
+
+/// The static page's size picker: the first 7x6 load fetches the 7x6 .wasm
+/// alone; 5x4 picked draws five columns, puts `size=5x4` in the address, and a
+/// game by clicks shows the command line's scores (from the every-size build);
+/// 8x8 and 10x6 positions loaded by their address show the command line's scores
+/// before and after a click; a size not built, a column past the width and a
+/// position longer than the board show the command line's messages.
+#[cfg(feature = "all-sizes")]
+#[test]
+#[ignore = "needs Chromium, node and playwright-core, the WebAssembly builds and the all-sizes feature"]
+fn the_static_page_picks_a_size() {
+    need_browser();
+    let site = StaticSite::start(&common::build_web());
+    let long = "1".repeat(100);
+    let deep = crate::wasm::OTHER_SIZES;
+    let bad = [
+        ("9x9", String::new()),
+        ("8x8", "9".to_string()),
+        ("10x6", "b".to_string()),
+        ("8x8", long.clone()),
+    ];
+    let queries: Vec<String> = bad
+        .iter()
+        .map(|(size, pos)| format!("?size={size}&pos={pos}"))
+        .collect();
+    let cases = serde_json::json!({"small": "5x4", "deep": deep, "bad": queries});
+    let seen = drive("picker", &site.url, &[&cases.to_string()]);
+    assert_eq!(
+        seen["firstWasm"],
+        serde_json::json!(["/pkg/c4solver_wasm_bg.wasm"]),
+        "the every-size build waits for another size: {seen}"
+    );
+    assert_eq!(seen["offered"].as_array().map(Vec::len), Some(53));
+    let board = |v: &Value, size: &str, pos: &str, columns: usize| {
+        assert_eq!(v["size"], size, "{v}");
+        assert_eq!(v["picked"], size, "{v}");
+        assert_eq!(v["pos"], pos, "{v}");
+        assert_eq!(v["columns"], columns, "{v}");
+        assert_eq!(v["stones"], pos.len(), "{v}");
+    };
+    board(&seen["picked"], "5x4", "", 5);
+    assert_eq!(seen["pickedScores"], analyze_sized("5x4", "")["scores"]);
+    board(&seen["played"], "5x4", "12", 5);
+    assert_eq!(seen["playedScores"], analyze_sized("5x4", "12")["scores"]);
+    for (shown, (size, moves)) in seen["deep"].as_array().unwrap().iter().zip(deep) {
+        let width = size.split('x').next().unwrap().parse().unwrap();
+        board(shown, size, moves, width);
+        assert_eq!(shown["scores"], analyze_sized(size, moves)["scores"]);
+        let after = text(&shown["after"]["pos"]);
+        assert!(after.starts_with(moves) && after.len() == moves.len() + 1);
+        board(&shown["after"], size, after, width);
+        assert_eq!(
+            shown["after"]["scores"],
+            analyze_sized(size, after)["scores"]
+        );
+    }
+    let shown = seen["bad"].as_array().unwrap();
+    assert_eq!(shown.len(), bad.len());
+    // The size not built: the page stays on 7x6 and quotes the command line.
+    let message = text(&shown[0]["error"]).trim_start_matches("size=9x9: ");
+    assert!(crate::wasm::cli_refuses_size("9x9", message), "{message}");
+    assert_eq!(shown[0]["columns"], 7);
+    for (v, (size, pos)) in shown[1..].iter().zip(&bad[1..]) {
+        let want = analyze_sized(size, pos)["error"].clone();
+        assert_eq!(
+            text(&v["error"]),
+            format!("pos={pos}: {}", text(&want)),
+            "{v}"
+        );
+        assert_eq!(v["size"], *size);
+    }
 }

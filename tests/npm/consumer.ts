@@ -1,7 +1,7 @@
 // Type-checked (tsc --strict, Node's module resolution) in the fresh project that
 // installed the packed package: the declarations resolve through package.json's
 // `types` and describe the API as used.
-import { createSolver, fullBook, type Answer, type Solver } from "c4solver";
+import { createSolver, fullBook, sizes, type Answer, type Solver } from "c4solver-wasm";
 
 const solver: Solver = await createSolver({ tableMb: 16 });
 const answer: Answer = solver.analyze("4455", { pv: true });
@@ -12,4 +12,8 @@ const score: number = solver.solve("4455", { weak: true });
 const depth: number | null = solver.bookDepth;
 const strong = await createSolver({ book: await fullBook() });
 strong.free();
-console.log(best, full, line, score, depth);
+const boards: string[] = await sizes();
+const wide: Solver = await createSolver({ size: "8x8", book: false });
+const board: string = wide.size;
+const defaults = await createSolver(null);
+console.log(best, full, line, score, depth, boards, board, defaults.size);

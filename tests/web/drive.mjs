@@ -11,6 +11,8 @@
 //                                             search of MOVES, asks again)
 //   node drive.mjs size URL BROWSER MOVES COL  (another board size: MOVES shown,
 //                                             then COL, 0-based, by its key)
+//   node drive.mjs picker URL BROWSER CASES    (the size picker: CASES is JSON,
+//                                             {small, deep: [[size, moves]], bad: [query]})
 import { chromium } from "playwright-core";
 import { serveDir } from "./serve-dir.mjs";
 
@@ -43,6 +45,8 @@ async function check(browser) {
   // A shared position: its scores show.
   await page.goto(`${base}/?pos=4455`);
   seen.scores4455 = await scoresShown(page);
+  seen.pickerSizes = await page.$$eval("#size option", (options) => options.map((o) => o.value));
+  seen.pickerValue = await page.$eval("#size", (s) => s.value);
   seen.words4455 = await page.$$eval("#explain li", (items) => items.map((i) => i.textContent));
 
   // The address round-trips: a click changes it, a reload keeps it.
@@ -301,6 +305,66 @@ async function size(browser, moves, col) {
   return seen;
 }
 
+/** The number of columns and stones drawn, and the address's size and pos. */
+async function board(page) {
+  const url = new URL(page.url());
+  return {
+    columns: await page.$$eval("svg.board .column", (c) => c.length),
+    stones: await page.$$eval("svg.board .stone", (s) => s.length),
+    size: url.searchParams.get("size"),
+    pos: url.searchParams.get("pos"),
+    picked: await page.$eval("#size", (s) => s.value),
+  };
+}
+
+// The size picker: the first load (7x6) fetches the 7x6 .wasm alone; picking
+// `small` draws its board, puts it in the address, and a game of two clicks shows
+// the solver's scores; each `deep` position loaded by its address shows its
+// scores, then one click more; each `bad` query shows its message.
+async function picker(browser, cases) {
+  const { small, deep, bad } = JSON.parse(cases);
+  const page = await browser.newPage();
+  const seen = { consoleErrors: [], wasm: [] };
+  page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith(".wasm")) seen.wasm.push(path);
+  });
+  await page.goto(`${base}/?pos=4455`);
+  await scoresShown(page);
+  seen.firstWasm = [...seen.wasm];
+  seen.offered = await page.$$eval("#size option", (options) => options.map((o) => o.value));
+  await page.selectOption("#size", small);
+  await page.waitForFunction((s) => new URL(location.href).searchParams.get("size") === s, small);
+  seen.picked = await board(page);
+  seen.pickedScores = await scoresShown(page);
+  for (const col of [0, 1]) {
+    const before = await address(page);
+    await page.click(`svg.board .column[data-col="${col}"]`);
+    await page.waitForFunction((b) => new URL(location.href).searchParams.get("pos") !== b, before);
+  }
+  seen.played = await board(page);
+  seen.playedScores = await scoresShown(page);
+  seen.deep = [];
+  for (const [size, moves] of deep) {
+    await page.goto(`${base}/?size=${size}&pos=${moves}`);
+    const shown = { scores: await scoresShown(page), ...(await board(page)) };
+    const col = await page.$$eval("svg.board .column.playable", (cols) => Number(cols[0].dataset.col));
+    await page.click(`svg.board .column[data-col="${col}"]`);
+    await page.waitForFunction((m) => new URL(location.href).searchParams.get("pos") !== m, moves);
+    shown.after = { scores: await scoresShown(page), ...(await board(page)) };
+    seen.deep.push(shown);
+  }
+  seen.bad = [];
+  for (const query of bad) {
+    await page.goto(`${base}/${query}`);
+    await page.waitForSelector("#error:not([hidden])");
+    seen.bad.push({ error: await page.textContent("#error"), ...(await board(page)) });
+  }
+  await page.close();
+  return seen;
+}
+
 const browser = await chromium.launch({ executablePath: browserPath, headless: true });
 try {
   const result =
@@ -310,6 +374,8 @@ try {
         ? await restart(browser, outDir)
         : mode === "size"
           ? await size(browser, outDir, staleCol)
+          : mode === "picker"
+            ? await picker(browser, outDir)
           : await ({ screenshots, offline, check }[mode] ?? check)(browser);
   console.log(JSON.stringify(result));
 } finally {

@@ -2,9 +2,11 @@
 // WebAssembly solver and book.c4book in a cache, so that the page reloads with
 // no network. Network first, so that a new build is picked up when online; the
 // cache answers when the network does not.
-const CACHE = "c4solver-static-v1";
+const CACHE = "c4solver-static-v2";
 
-// Everything the page loads (scripts/build-web writes these files).
+// Everything the page loads on 7x6 (scripts/build-web writes these files). The
+// every-size build (pkg-all/) is not fetched here: it is cached as any other
+// reply once a size other than 7x6 has been picked online.
 const FILES = [
   "./",
   "index.html",
