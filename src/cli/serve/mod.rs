@@ -1,6 +1,8 @@
 //! `c4solver serve`: the board page and the HTTP API, on axum over tokio.
 //!
-//! Requests are parsed by the command line's own parser ([`solver::parse`]),
+//! Every built board size is answered: a request names its size (`size=WxH`,
+//! the `--size` board by default; `/sizes` lists them). Requests are parsed by
+//! the command line's own parser ([`solver::parse`]),
 //! answered from the [`cache::Cache`] or by a search on the solver threads
 //! ([`pool::Pool`], outside the async runtime), one search per answer at a
 //! time ([`flight::Flights`]). Connections are hyper's HTTP/1 with a header
@@ -25,7 +27,7 @@ mod query;
 mod routes;
 mod solver;
 
-use c4solver::Bits;
+use c4solver::Size;
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -47,7 +49,6 @@ use super::Outcome;
 use super::args::{EngineArgs, ServeArgs};
 use super::engine;
 use super::signals::Signals;
-use answer::Parsed;
 use cache::Cache;
 use flight::Flights;
 use front::Front;
@@ -81,14 +82,10 @@ pub struct App {
     pub flights: Arc<Flights>,
     /// What `/metrics` shows.
     pub metrics: Arc<Metrics>,
-    /// The command line's parser for this board.
-    pub parse: fn(&[u8]) -> Result<Parsed, String>,
     /// The longest wait of one request.
     pub timeout: Duration,
-    /// The board's width.
-    pub width: usize,
-    /// The board's height.
-    pub height: usize,
+    /// The board of a request without `size` (`--size`).
+    pub size: Size,
     /// Whether the access log is written (else the handlers tell it nothing).
     pub logged: bool,
 }
@@ -98,14 +95,10 @@ pub struct App {
 /// # Errors
 /// Options, book or table errors (as the other commands report them), an
 /// address that cannot be listened on, a runtime that cannot start.
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &ServeArgs,
-    engine: &EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
+pub fn run(args: &ServeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
     let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
-    let works = solver::workers::<W, H, B>(engine, threads)?;
+    let works = solver::workers(engine, threads)?;
     let queue = usize::try_from(args.queue).unwrap_or(usize::MAX);
     let metrics = Arc::new(Metrics::new());
     let app = Arc::new(App {
@@ -113,10 +106,8 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         cache: Arc::new(Cache::new(args.cache)),
         flights: Arc::default(),
         metrics: metrics.clone(),
-        parse: solver::parse::<W, H, B>,
         timeout: Duration::from_secs(args.timeout),
-        width: W,
-        height: H,
+        size: engine.size,
         logged: !args.quiet,
     });
     if !args.quiet {

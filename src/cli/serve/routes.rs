@@ -66,6 +66,7 @@ pub fn app(
         searched = searched.route_layer(middleware::from_fn_with_state(limit, guard::rate_limit));
     }
     let api = searched
+        .route("/sizes", only_get(get(handlers::sizes)))
         .route("/health", only_get(get(handlers::health)))
         .route("/metrics", only_get(get(handlers::metrics)))
         .layer(cors);
