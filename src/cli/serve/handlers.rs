@@ -143,7 +143,7 @@ async fn answer(app: &App, params: &Params<'_>) -> Result<(Parsed, Arc<Answer>, 
     }
     let task = Task {
         moves: parsed.moves.clone(),
-        position: parsed.position.clone(),
+        position: parsed.position,
         weak: params.weak,
         pv: params.pv,
     };

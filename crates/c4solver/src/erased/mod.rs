@@ -161,7 +161,7 @@ mod tests {
                     for row in 0..size.height {
                         let bit = 1u128 << (col * (size.height + 1) + row);
                         // The player to move is the first player after an even count.
-                        match (p.cell(col, row), p.moves_played() % 2 == 0) {
+                        match (p.cell(col, row), p.moves_played().is_multiple_of(2)) {
                             (Some(mine), first_to_move) if mine == first_to_move => first |= bit,
                             (Some(_), _) => second |= bit,
                             (None, _) => {}
