@@ -36,7 +36,9 @@ pub struct RouteLabel {
 type Durations = Family<RouteLabel, Histogram, fn() -> Histogram>;
 
 /// Every route label, in the order of [`Metrics::routes`].
-pub const ROUTES: [&str; 6] = ["/solve", "/analyze", "/health", "/metrics", "page", "other"];
+pub const ROUTES: [&str; 7] = [
+    "/solve", "/analyze", "/sizes", "/health", "/metrics", "page", "other",
+];
 
 /// One route's metrics, taken from their families once so that counting a
 /// request takes no lock on a family's map: its 200s and its durations.
@@ -198,6 +200,7 @@ pub fn route(path: &str) -> &'static str {
     match path {
         "/solve" => "/solve",
         "/analyze" => "/analyze",
+        "/sizes" => "/sizes",
         "/health" => "/health",
         "/metrics" => "/metrics",
         _ if page::ASSETS.iter().any(|a| a.path == path) => "page",
@@ -278,6 +281,7 @@ mod tests {
     fn routes_are_a_fixed_set() {
         assert_eq!(route("/solve"), "/solve");
         assert_eq!(route("/app.js"), "page");
+        assert_eq!(route("/sizes"), "/sizes");
         assert_eq!(route("/solve/4455"), "other");
         assert_eq!(route("/anything"), "other");
     }
