@@ -2,10 +2,9 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
-use c4solver::Bits;
 use c4solver::bench as harness;
-use c4solver::parse_line;
-use c4solver::{Answer, Mode, sized::Solver};
+use c4solver::parse_line_on;
+use c4solver::{Answer, Mode, Solver};
 use serde::Serialize;
 
 use super::Outcome;
@@ -40,15 +39,11 @@ struct JsonLine<'a> {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &AnalyzeArgs,
-    engine: &EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
+pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H, B>(engine, "analyze", false, threads, &stop)?;
+    let make = engine::workers(engine, "analyze", false, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     source::hint(&args.files);
     let input = source::spawn(&args.files, 4)?;
@@ -60,7 +55,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         input,
         4 * threads + 64,
         &stop,
-        |solver: &mut Solver<W, H, B>, seq, msg| match msg {
+        |solver: &mut Solver, seq, msg| match msg {
             Message::Failed { message, .. } => Some((
                 Item {
                     seq,
@@ -90,9 +85,9 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
 /// The output of one line (or its error and an empty line, to keep the output
 /// aligned with the input) and what it means for the exit code; `None` if a
 /// search was stopped.
-pub fn answer<const W: usize, const H: usize, B: Bits>(
+pub fn answer(
     line: &Line,
-    solver: &mut Solver<W, H, B>,
+    solver: &mut Solver,
     mode: Mode,
     args: &AnalyzeArgs,
 ) -> Option<(Item, Outcome)> {
@@ -101,7 +96,7 @@ pub fn answer<const W: usize, const H: usize, B: Bits>(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line::<W, H, B>(&line.bytes, line.truncated) {
+    let q = match parse_line_on(solver.size(), &line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

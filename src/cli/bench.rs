@@ -1,14 +1,13 @@
 //! `c4solver bench`: run test sets through one or more configurations, check every
 //! score, and print the tutorial's tables (or the comparison tables).
 
-use c4solver::Bits;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use c4solver::Mode;
-use c4solver::bench::{self as harness, Report, Setup, TestSet};
+use c4solver::bench::{self as harness, Report, Setup, TestSets};
+use c4solver::{Mode, Size};
 
 use super::Outcome;
 use super::args::{BenchArgs, EngineArgs};
@@ -22,36 +21,36 @@ use super::signals::Signals;
 /// # Errors
 /// No sets, an unreadable set, an empty run, no configuration that can be built,
 /// or stdout failing.
-pub fn run<const W: usize, const H: usize, B: Bits>(
+pub fn run(
     args: &BenchArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::Ok;
+    let size = engine_args.size;
     let paths = if args.sets.is_empty() {
-        if (W, H) != (7, 6) {
+        if size != Size::STANDARD {
             bail!(
-                "the bundled test sets are 7x6: name the {W}x{H} sets to run \
-                 (make them with `c4solver generate --size {W}x{H}`)"
+                "the bundled test sets are 7x6: name the {size} sets to run \
+                 (make them with `c4solver generate --size {size}`)"
             );
         }
         default_sets()?
     } else {
         args.sets.clone()
     };
-    let mut sets = Vec::new();
+    let mut sets = TestSets::new(size)?;
     for path in &paths {
-        let (set, bad) = TestSet::<W, H, B>::read_valid(path)?;
-        for e in &bad {
+        for e in &sets.push_file(path)? {
             eprintln!("c4solver: {e}");
             outcome = outcome.worst(Outcome::BadInput);
         }
-        sets.push(set);
     }
     let limit = args.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let per_pass: usize = sets
-        .iter()
-        .map(|s| limit.unwrap_or(usize::MAX).min(s.entries.len()))
+        .lens()
+        .into_iter()
+        .map(|len| limit.unwrap_or(usize::MAX).min(len))
         .sum();
     if per_pass == 0 {
         bail!("nothing to run: the sets hold no valid position");
@@ -66,7 +65,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     let threads = engine_args
         .threads
         .map_or(1, |t| usize::try_from(t).unwrap_or(1));
-    let (configs, left_out) = engine::configs::<W, H, B>(engine_args, args.compare(), threads)?;
+    let (configs, left_out) = engine::configs(engine_args, args.compare(), threads)?;
     for left in &left_out {
         eprintln!("c4solver: left out {}: {}", left.name, left.reason);
     }
@@ -75,7 +74,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     }
     // --book builtin|FILE: every configuration again with the book, next to its
     // book-free rows.
-    let book = engine::book_file::<W, H, B>(engine_args)?;
+    let book = engine::book_file(engine_args)?;
     let mut setups: Vec<Setup> = configs.iter().map(|&c| c.into()).collect();
     if engine::book_named(engine_args) {
         setups.extend(configs.iter().map(|&config| Setup { config, book: true }));
@@ -84,11 +83,10 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         (per_pass * modes.len() * setups.len()) as u64,
         "{bar:40} {pos}/{len} positions [{elapsed_precise}, eta {eta}]",
     );
-    let report = harness::run_threads(
+    let report = sets.run_threads(
         &setups,
         book.as_ref(),
         &modes,
-        &sets,
         limit,
         signals.stop_flag(),
         threads,

@@ -3,11 +3,10 @@
 //! `--replace`, `--depth-measure`) to solver configurations.
 
 use anyhow::{anyhow, bail};
-use c4solver::Bits;
 
 use c4solver::StopFlag;
 use c4solver::TableError;
-use c4solver::{BookError, Config, SolverKind, sized::Book, sized::Solver};
+use c4solver::{Book, BookError, Config, OpenBookError, Size, Solver, SolverError, SolverKind};
 
 use super::args::{BookArg, EngineArgs};
 use c4solver::batch::{PoolError, Worker};
@@ -65,11 +64,7 @@ pub struct LeftOut {
 ///
 /// # Errors
 /// A `--table-mb` that leaves a worker less than 1 MB.
-pub fn configs<const W: usize, const H: usize, B: Bits>(
-    engine: &EngineArgs,
-    stats: bool,
-    workers: usize,
-) -> anyhow::Result<Configs> {
+pub fn configs(engine: &EngineArgs, stats: bool, workers: usize) -> anyhow::Result<Configs> {
     let sizes = table_mb_per_worker(engine, workers)?;
     let solvers = if engine.solver.is_empty() {
         vec![SolverKind::Tuned]
@@ -110,14 +105,14 @@ pub fn configs<const W: usize, const H: usize, B: Bits>(
                 if good.contains(&config) {
                     continue;
                 }
-                match config.check::<W, H, B>() {
+                match config.check_on(engine.size) {
                     Ok(()) => good.push(config),
                     Err(e) => push_new(
                         &mut left_out,
                         LeftOut {
                             name: format!("{} {}", kind.name(), config.label()),
                             reason: e.to_string(),
-                            alloc: matches!(e, TableError::Alloc { .. }),
+                            alloc: matches!(e, SolverError::Table(TableError::Alloc { .. })),
                         },
                     ),
                 }
@@ -147,34 +142,36 @@ fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
 /// A list where one value is expected, or a book file that cannot be read, with a
 /// message naming the option or the file; the closure, a table or thread that
 /// cannot be had, naming it.
-pub fn workers<const W: usize, const H: usize, B: Bits>(
+pub fn workers(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
     workers: usize,
     stop: &StopFlag,
-) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver<W, H, B>>> + Sync + use<W, H, B>>
-{
-    let config = config_for::<W, H, B>(engine, command, stats, workers)?;
-    let book = book_choice::<W, H, B>(engine)?;
+) -> anyhow::Result<impl Fn(usize) -> anyhow::Result<Worker<Solver>> + Sync + use<>> {
+    let size = engine.size;
+    let config = config_for(engine, command, stats, workers)?;
+    let book = book_choice(engine)?;
     let stop = stop.clone();
     let total = total_mb(engine, workers);
     Ok(move |index: usize| {
         let solver = if workers == 1 {
-            Solver::<W, H, B>::new(config)
+            Solver::new(size, config)
         } else {
-            Solver::<W, H, B>::new_joinable(config)
+            Solver::new_joinable(size, config)
         };
         let mut solver = solver.map_err(|e| match e {
-            TableError::Alloc { .. } if index == 0 => alloc_error(total, config.table_mb, workers),
-            TableError::Alloc { mb } => anyhow!(
+            SolverError::Table(TableError::Alloc { .. }) if index == 0 => {
+                alloc_error(total, config.table_mb, workers)
+            }
+            SolverError::Table(TableError::Alloc { mb }) => anyhow!(
                 "cannot allocate the table of worker {} of {workers} ({mb} MB each): not enough \
                  memory (give fewer --threads or a smaller --table-mb)",
                 index + 1
             ),
             e => e.into(),
         })?;
-        solver.set_book(book.clone());
+        solver.set_book(book.as_ref());
         solver.set_stop_flag(stop.clone());
         Ok(Worker {
             helper: solver.helper(),
@@ -238,16 +235,13 @@ fn alloc_error(total: usize, each: usize, workers: usize) -> anyhow::Error {
 ///
 /// # Errors
 /// As [`workers`].
-pub fn team_solver<const W: usize, const H: usize, B: Bits>(
-    engine: &EngineArgs,
-    command: &str,
-) -> anyhow::Result<Solver<W, H, B>> {
-    let mut config = config_for::<W, H, B>(engine, command, false, 1)?;
+pub fn team_solver(engine: &EngineArgs, command: &str) -> anyhow::Result<Solver> {
+    let mut config = config_for(engine, command, false, 1)?;
     if config.can_share() {
         config.threads = threads(engine);
     }
-    let mut solver = Solver::<W, H, B>::new(config)?;
-    solver.set_book(book_choice::<W, H, B>(engine)?);
+    let mut solver = Solver::new(engine.size, config)?;
+    solver.set_book(book_choice(engine)?.as_ref());
     Ok(solver)
 }
 
@@ -257,13 +251,11 @@ pub fn team_solver<const W: usize, const H: usize, B: Bits>(
 ///
 /// # Errors
 /// As [`book_file`].
-pub fn book_choice<const W: usize, const H: usize, B: Bits>(
-    engine: &EngineArgs,
-) -> anyhow::Result<Option<Book<W, H, B>>> {
+pub fn book_choice(engine: &EngineArgs) -> anyhow::Result<Option<Book>> {
     if engine.no_book || engine.book == Some(BookArg::None) {
         return Ok(None);
     }
-    Ok(book_file::<W, H, B>(engine)?.or_else(Book::builtin))
+    Ok(book_file(engine)?.or_else(|| Book::builtin(engine.size)))
 }
 
 /// Whether the options ask for a book by name (`--book builtin` or `--book
@@ -276,15 +268,13 @@ pub fn book_named(engine: &EngineArgs) -> bool {
 ///
 /// # Errors
 /// A file that is not a whole book of the board's size, with the reason.
-pub fn book_file<const W: usize, const H: usize, B: Bits>(
-    engine: &EngineArgs,
-) -> anyhow::Result<Option<Book<W, H, B>>> {
-    builtin_exists::<W, H>(engine)?;
+pub fn book_file(engine: &EngineArgs) -> anyhow::Result<Option<Book>> {
+    builtin_exists(engine)?;
     let Some(BookArg::File(path)) = &engine.book else {
         return Ok(None);
     };
-    let book = Book::<W, H, B>::read(path).map_err(|e| match e {
-        BookError::Io { .. } => anyhow!("--book {e}"),
+    let book = Book::read(engine.size, path).map_err(|e| match e {
+        OpenBookError::Book(e @ BookError::Io { .. }) => anyhow!("--book {e}"),
         e => anyhow!("--book {}: {e}", path.display()),
     })?;
     Ok(Some(book))
@@ -292,11 +282,12 @@ pub fn book_file<const W: usize, const H: usize, B: Bits>(
 
 /// Refuses `--book` alone (the built-in book) on a board that has none, as a
 /// book file of another board is refused.
-fn builtin_exists<const W: usize, const H: usize>(engine: &EngineArgs) -> anyhow::Result<()> {
-    if engine.book == Some(BookArg::Builtin) && (W, H) != (7, 6) {
+fn builtin_exists(engine: &EngineArgs) -> anyhow::Result<()> {
+    let size = engine.size;
+    if engine.book == Some(BookArg::Builtin) && size != Size::STANDARD {
         bail!(
-            "--book builtin: there is no built-in book for the {W}x{H} board (it is 7x6): name \
-             a {W}x{H} book file (`c4solver book generate --size {W}x{H}` makes one), or leave \
+            "--book builtin: there is no built-in book for the {size} board (it is 7x6): name \
+             a {size} book file (`c4solver book generate --size {size}` makes one), or leave \
              --book out"
         );
     }
@@ -317,16 +308,12 @@ pub fn threads(engine: &EngineArgs) -> usize {
 ///
 /// # Errors
 /// As [`workers`], but for the book file.
-pub fn single_config<const W: usize, const H: usize, B: Bits>(
-    engine: &EngineArgs,
-    command: &str,
-    stats: bool,
-) -> anyhow::Result<Config> {
-    config_for::<W, H, B>(engine, command, stats, threads(engine))
+pub fn single_config(engine: &EngineArgs, command: &str, stats: bool) -> anyhow::Result<Config> {
+    config_for(engine, command, stats, threads(engine))
 }
 
 /// The one configuration of a command, for `workers` workers.
-fn config_for<const W: usize, const H: usize, B: Bits>(
+fn config_for(
     engine: &EngineArgs,
     command: &str,
     stats: bool,
@@ -345,8 +332,8 @@ fn config_for<const W: usize, const H: usize, B: Bits>(
     if let Some((flag, _)) = lists.iter().find(|(_, n)| *n > 1) {
         bail!("{flag} takes a single value for `{command}` (lists are for `bench`)");
     }
-    builtin_exists::<W, H>(engine)?;
-    let (good, left_out) = configs::<W, H, B>(engine, stats, workers)?;
+    builtin_exists(engine)?;
+    let (good, left_out) = configs(engine, stats, workers)?;
     if let Some(left) = left_out.first() {
         if left.alloc {
             let each = total_mb(engine, workers) / workers.max(1);

@@ -3,10 +3,8 @@
 //! per worker, and kept in the order they were drawn, so that a seed gives the
 //! same file with any number of threads.
 
-use c4solver::Bits;
-use c4solver::SolveError;
 use c4solver::bench::{self as generate, Generated, Request};
-use c4solver::sized::Solver;
+use c4solver::{SolveError, Solver};
 
 use super::Outcome;
 use super::args::{EngineArgs, GenerateArgs};
@@ -21,7 +19,7 @@ use c4solver::batch::{self as pool, FromIter};
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: Bits>(
+pub fn run(
     args: &GenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -30,7 +28,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     // Set by a signal, or by the run once enough positions are kept (or stdout
     // is closed): the candidates still being labelled are dropped.
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H, B>(engine_args, "generate", false, threads, &stop)?;
+    let make = engine::workers(engine_args, "generate", false, threads, &stop)?;
     let request = Request {
         stage: args.stage.into(),
         difficulty: args.difficulty.into(),
@@ -51,10 +49,10 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         ran = pool::run(
             threads,
             engine::noted(make),
-            FromIter(generate::candidates::<W, H, B>(&request)),
+            FromIter(generate::candidates_on(engine_args.size, &request)?),
             4 * threads + 16,
             &stop,
-            |solver: &mut Solver<W, H, B>, _, (moves, pos)| match generate::label(
+            |solver: &mut Solver, _, (moves, pos)| match generate::label_on(
                 solver, &pos, difficulty,
             ) {
                 Ok(score) => Some(Ok(score.map(|score| Generated { moves, score }))),

@@ -20,9 +20,6 @@ mod source;
 mod stdio;
 
 use args::{BookAction, Cli, Command};
-use c4solver::Bits;
-#[cfg(not(test))]
-use c4solver::with_size;
 use signals::Signals;
 
 /// How a run ended, before it becomes an exit code.
@@ -65,21 +62,19 @@ impl Outcome {
     }
 }
 
-/// Runs the command on the `W`x`H` board (`--size`).
-fn run_sized<const W: usize, const H: usize, B: Bits>(
-    cli: &Cli,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
+/// Runs the command on the `--size` board (the library's size-erased types
+/// carry the size: one copy of each command serves every size).
+fn run_command(cli: &Cli, signals: &Signals) -> anyhow::Result<Outcome> {
     let engine = &cli.engine;
     match &cli.command {
-        None => solve::run::<W, H, B>(&cli.solve, &cli.files, engine, signals),
-        Some(Command::Solve(s)) => solve::run::<W, H, B>(&s.args, &s.files, engine, signals),
-        Some(Command::Bench(b)) => bench::run::<W, H, B>(b, engine, signals),
-        Some(Command::Generate(g)) => generate::run::<W, H, B>(g, engine, signals),
-        Some(Command::Book(b)) => book::run::<W, H, B>(b, engine, signals),
-        Some(Command::Analyze(a)) => analyze::run::<W, H, B>(a, engine, signals),
-        Some(Command::Play(p)) => play::run::<W, H, B>(p, engine, signals),
-        Some(Command::Serve(s)) => serve::run::<W, H, B>(s, engine, signals),
+        None => solve::run(&cli.solve, &cli.files, engine, signals),
+        Some(Command::Solve(s)) => solve::run(&s.args, &s.files, engine, signals),
+        Some(Command::Bench(b)) => bench::run(b, engine, signals),
+        Some(Command::Generate(g)) => generate::run(g, engine, signals),
+        Some(Command::Book(b)) => book::run(b, engine, signals),
+        Some(Command::Analyze(a)) => analyze::run(a, engine, signals),
+        Some(Command::Play(p)) => play::run(p, engine, signals),
+        Some(Command::Serve(s)) => serve::run(s, engine, signals),
     }
 }
 
@@ -100,15 +95,7 @@ pub fn run(cli: Cli) -> Outcome {
         return Outcome::Failure;
     }
     let signals = Signals::install();
-    // The unit tests of the command line never run a command: compiling every
-    // size into them too would only double the time the tests take to build
-    // (the end-to-end tests in tests/ run the real binary, with every size).
-    let result = match &cli.command {
-        #[cfg(not(test))]
-        _ => with_size!(cli.engine.size, run_sized(&cli, &signals)),
-        #[cfg(test)]
-        _ => run_sized::<7, 6, u64>(&cli, &signals),
-    };
+    let result = run_command(&cli, &signals);
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");
         Outcome::Failure

@@ -9,7 +9,6 @@
 //! The solver keeps its table from move to move (the positions of one game share
 //! most of their subtrees), and Ctrl-C stops it at once, thinking or waiting.
 
-use c4solver::Bits;
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -18,7 +17,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use c4solver::SolveError;
-use c4solver::{Board, Mode, MoveError, sized::Solver};
+use c4solver::{Mode, MoveError, Position, Solver, column_symbol};
 use c4solver::{excerpt, quoted};
 
 use super::Outcome;
@@ -55,14 +54,12 @@ enum Typed {
 
 /// Reads one line typed by the human: `None` for a blank line, or why it is not a
 /// move of `pos` (the move numbered as in the game).
-fn parse_input<const W: usize, const H: usize, B: Bits>(
-    bytes: &[u8],
-    pos: &Board<W, H, B>,
-) -> Result<Option<Typed>, String> {
+fn parse_input(bytes: &[u8], pos: &Position) -> Result<Option<Typed>, String> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))?
         .trim();
     let index = pos.moves_played() + 1;
+    let width = pos.size().width;
     match text.to_ascii_lowercase().as_str() {
         "" => Ok(None),
         "h" | "hint" => Ok(Some(Typed::Hint)),
@@ -72,19 +69,16 @@ fn parse_input<const W: usize, const H: usize, B: Bits>(
             // A number, or on boards wider than nine the column's letter.
             let mut chars = text.chars();
             let letter = match (chars.next(), chars.next()) {
-                (Some(ch), None) if ch.is_ascii_alphabetic() => {
-                    Board::<W, H, B>::column_of_symbol(ch)
-                }
+                (Some(ch), None) if ch.is_ascii_alphabetic() => pos.column_of_symbol(ch),
                 _ => None,
             };
             let Some(column) = text.parse::<u32>().ok().or(letter) else {
                 return Err(format!(
                     "expected a column (1-{}), h, u or q, found {}",
-                    Board::<W, H, B>::column_symbol(W - 1),
+                    column_symbol(width - 1),
                     quoted(text)
                 ));
             };
-            let width = W;
             if column == 0 || column as usize > width {
                 return Err(MoveError::ColumnOutOfRange {
                     index,
@@ -109,11 +103,12 @@ fn parse_input<const W: usize, const H: usize, B: Bits>(
 /// The board, top row first, with the column numbers under it, 4 characters a
 /// column (room for a score, `-18`, under each): `x` (or a red disc) for the
 /// first player, `o` (or a yellow disc) for the second.
-fn draw<const W: usize, const H: usize, B: Bits>(pos: &Board<W, H, B>, colour: bool) -> String {
+fn draw(pos: &Position, colour: bool) -> String {
+    let size = pos.size();
     let first_to_move = pos.moves_played().is_multiple_of(2);
     let mut s = String::new();
-    for row in (0..H).rev() {
-        for col in 0..W {
+    for row in (0..size.height).rev() {
+        for col in 0..size.width {
             let cell = match pos.cell(col, row) {
                 None if colour => "\x1b[2m·\x1b[0m",
                 None => ".",
@@ -129,16 +124,16 @@ fn draw<const W: usize, const H: usize, B: Bits>(pos: &Board<W, H, B>, colour: b
         }
         s.push('\n');
     }
-    for col in 0..W {
-        s.push_str(&format!("{:>4}", Board::<W, H, B>::column_symbol(col)));
+    for col in 0..size.width {
+        s.push_str(&format!("{:>4}", column_symbol(col)));
     }
     s.push('\n');
     s
 }
 
 /// The game so far.
-struct Game<const W: usize, const H: usize, B: Bits> {
-    pos: Board<W, H, B>,
+struct Game {
+    pos: Position,
     /// Every move from the empty board.
     history: Vec<usize>,
     /// Moves of the starting position (never taken back).
@@ -146,7 +141,7 @@ struct Game<const W: usize, const H: usize, B: Bits> {
     human_first: bool,
 }
 
-impl<const W: usize, const H: usize, B: Bits> Game<W, H, B> {
+impl Game {
     fn humans_turn(&self) -> bool {
         self.pos.moves_played() % 2 == usize::from(!self.human_first)
     }
@@ -155,7 +150,10 @@ impl<const W: usize, const H: usize, B: Bits> Game<W, H, B> {
     fn play(&mut self, col: usize) -> Option<&'static str> {
         let wins = self.pos.is_winning_move(col);
         let human = self.humans_turn();
-        self.pos.play_col(col);
+        // The callers give a free column of a game not over.
+        if self.pos.play(col).is_err() {
+            return None;
+        }
         self.history.push(col);
         match (wins, human) {
             (true, true) => Some("result: you win"),
@@ -172,9 +170,13 @@ impl<const W: usize, const H: usize, B: Bits> Game<W, H, B> {
             return false;
         }
         self.history.truncate(self.history.len() - 2);
-        let mut pos = Board::<W, H, B>::new();
+        let Ok(mut pos) = Position::new(self.pos.size()) else {
+            return false;
+        };
         for &c in &self.history {
-            pos.play_col(c);
+            if pos.play(c).is_err() {
+                return false;
+            }
         }
         self.pos = pos;
         true
@@ -201,7 +203,7 @@ impl Screen {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: Bits>(
+pub fn run(
     args: &PlayArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
@@ -209,7 +211,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     // The positions of one game share most of their subtrees: keep the table.
     let mut engine_args = engine_args.clone();
     engine_args.keep_table = true;
-    let mut solver = engine::team_solver::<W, H, B>(&engine_args, "play")?;
+    let mut solver = engine::team_solver(&engine_args, "play")?;
     solver.set_stop_flag(signals.stop_flag().clone());
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
@@ -222,7 +224,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         colour: io::stdout().is_terminal() && !no_color(),
         interactive: io::stdin().is_terminal(),
     };
-    let pos = match Board::<W, H, B>::parse(&args.start) {
+    let pos = match Position::parse(engine_args.size, &args.start) {
         Ok(pos) => pos,
         Err(e) => anyhow::bail!("--start {}: {e}", excerpt(&args.start)),
     };
@@ -230,7 +232,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     let history: Vec<usize> = args
         .start
         .chars()
-        .filter_map(Board::<W, H, B>::column_of_symbol)
+        .filter_map(|ch| pos.column_of_symbol(ch))
         .map(|c| c as usize - 1)
         .collect();
     let mut game = Game {
@@ -263,9 +265,9 @@ fn no_color() -> bool {
 
 /// The solver's move at `level`: the best move nearest the centre at `perfect`,
 /// otherwise one at random among those within the level's margin of the best.
-fn choose<const W: usize, const H: usize, B: Bits>(
-    solver: &mut Solver<W, H, B>,
-    pos: &Board<W, H, B>,
+fn choose(
+    solver: &mut Solver,
+    pos: &Position,
     level: LevelArg,
     rng: &mut ChaCha8Rng,
 ) -> Result<usize, SolveError> {
@@ -280,13 +282,13 @@ fn choose<const W: usize, const H: usize, B: Bits>(
 
 /// The game loop; `Ok` when the game ended, was quit, ran out of input or was
 /// stopped by a signal (the caller's exit code says which).
-fn play<const W: usize, const H: usize, B: Bits>(
-    game: &mut Game<W, H, B>,
-    solver: &mut Solver<W, H, B>,
+fn play(
+    game: &mut Game,
+    solver: &mut Solver,
     screen: &mut Screen,
     input: &mut source::Input,
     signals: &Signals,
-    mut choose: impl FnMut(&mut Solver<W, H, B>, &Board<W, H, B>) -> Result<usize, SolveError>,
+    mut choose: impl FnMut(&mut Solver, &Position) -> Result<usize, SolveError>,
 ) -> io::Result<Outcome> {
     let (you, it) = match (game.human_first, screen.colour) {
         (true, true) => ("red", "yellow"),
@@ -298,7 +300,7 @@ fn play<const W: usize, const H: usize, B: Bits>(
     screen.say(&format!(
         "You are {you} and play {order}; the solver is {it}. \
          Type a column (1-{}), h for every column's score, u to take back, q to quit.\n",
-        Board::<W, H, B>::column_symbol(W - 1)
+        column_symbol(game.pos.size().width - 1)
     ))?;
     screen.say(&draw(&game.pos, screen.colour))?;
     let mut outcome = Outcome::Ok;
@@ -316,10 +318,7 @@ fn play<const W: usize, const H: usize, B: Bits>(
                 return Ok(outcome);
             };
             let over = game.play(col);
-            screen.say(&format!(
-                "solver plays {}\n",
-                Board::<W, H, B>::column_symbol(col)
-            ))?;
+            screen.say(&format!("solver plays {}\n", column_symbol(col)))?;
             screen.say(&draw(&game.pos, screen.colour))?;
             if let Some(result) = over {
                 screen.say(&format!("{result}\n"))?;
@@ -380,9 +379,7 @@ fn play<const W: usize, const H: usize, B: Bits>(
                         None => text.push_str("   -"),
                     }
                 }
-                let best = analysis
-                    .best_move()
-                    .map_or('-', Board::<W, H, B>::column_symbol);
+                let best = analysis.best_move().map_or('-', column_symbol);
                 text.push_str(&format!(
                     "  your score per column (> 0 wins, 0 draws, < 0 loses); best: {best}\n"
                 ));
@@ -403,11 +400,15 @@ fn play<const W: usize, const H: usize, B: Bits>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use c4solver::Position7x6;
+    use c4solver::Size;
+
+    fn p7(moves: &str) -> Position {
+        Position::parse(Size::STANDARD, moves).unwrap()
+    }
 
     #[test]
     fn inputs_and_their_errors() {
-        let pos = Position7x6::parse("1111").unwrap();
+        let pos = p7("1111");
         assert_eq!(parse_input(b" 4 \r", &pos), Ok(Some(Typed::Column(3))));
         assert_eq!(parse_input(b"H", &pos), Ok(Some(Typed::Hint)));
         assert_eq!(parse_input(b"u", &pos), Ok(Some(Typed::Undo)));
@@ -438,7 +439,7 @@ mod tests {
             parse_input(b"\xff", &pos).unwrap_err(),
             "invalid UTF-8 at byte 0"
         );
-        let full = Position7x6::parse("111111").unwrap();
+        let full = p7("111111");
         assert_eq!(
             parse_input(b"1", &full).unwrap_err(),
             "column 1 is already full at move 7"
@@ -447,7 +448,10 @@ mod tests {
 
     #[test]
     fn wide_boards_take_numbers_and_letters() {
-        let pos = Board::<12, 4>::new();
+        let Ok(wide) = Size::new(12, 4).unwrap().built() else {
+            return;
+        };
+        let pos = Position::new(wide).unwrap();
         for (typed, col) in [
             ("10", 9),
             ("a", 9),
@@ -472,10 +476,10 @@ mod tests {
         );
         // on 7x6 a letter is not a column
         assert_eq!(
-            parse_input(b"a", &Position7x6::new()).unwrap_err(),
+            parse_input(b"a", &p7("")).unwrap_err(),
             "expected a column (1-7), h, u or q, found \"a\""
         );
-        let lines: Vec<String> = draw(&Board::<12, 4>::parse("9ab").unwrap(), false)
+        let lines: Vec<String> = draw(&Position::parse(wide, "9ab").unwrap(), false)
             .lines()
             .map(String::from)
             .collect();
@@ -491,7 +495,7 @@ mod tests {
 
     #[test]
     fn the_plain_board_shows_who_played_where() {
-        let pos = Position7x6::parse("4453").unwrap();
+        let pos = p7("4453");
         let text = draw(&pos, false);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 7);
@@ -505,7 +509,7 @@ mod tests {
     #[test]
     fn undo_takes_back_a_pair_and_keeps_the_solvers_opening() {
         let mut g = Game {
-            pos: Position7x6::new(),
+            pos: p7(""),
             history: Vec::new(),
             start: 0,
             human_first: false,
@@ -517,9 +521,9 @@ mod tests {
         g.play(0);
         g.play(3);
         assert!(g.undo());
-        assert_eq!(g.pos, Position7x6::parse("4").unwrap());
+        assert_eq!(g.pos, p7("4"));
         let mut h = Game {
-            pos: Position7x6::new(),
+            pos: p7(""),
             history: Vec::new(),
             start: 0,
             human_first: true,

@@ -1,13 +1,12 @@
 //! `c4solver solve` (and bare `c4solver`): one answer per input line, written as
 //! soon as it is known and its line is next in order.
 
-use c4solver::Bits;
 use std::path::PathBuf;
 
 use c4solver::TableStats;
 use c4solver::bench as harness;
-use c4solver::parse_line;
-use c4solver::{Mode, sized::Solver};
+use c4solver::parse_line_on;
+use c4solver::{Mode, Solver};
 
 use super::Outcome;
 use super::args::{EngineArgs, SolveArgs};
@@ -23,7 +22,7 @@ use c4solver::batch as pool;
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run<const W: usize, const H: usize, B: Bits>(
+pub fn run(
     args: &SolveArgs,
     files: &[PathBuf],
     engine: &EngineArgs,
@@ -32,7 +31,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
-    let make = engine::workers::<W, H, B>(engine, "solve", args.stats(), threads, &stop)?;
+    let make = engine::workers(engine, "solve", args.stats(), threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
     source::hint(files);
     let input = source::spawn(files, 4)?;
@@ -45,7 +44,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         input,
         4 * threads + 64,
         &stop,
-        |solver: &mut Solver<W, H, B>, seq, msg| match msg {
+        |solver: &mut Solver, seq, msg| match msg {
             Message::Failed { seq: read, message } => Some((
                 Item {
                     seq: {
@@ -86,9 +85,9 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
 /// output aligned with the input), what it means for the exit code, and the
 /// table statistics of its search if the solver counts them; `None` if the
 /// search was stopped.
-pub fn answer<const W: usize, const H: usize, B: Bits>(
+pub fn answer(
     line: &Line,
-    solver: &mut Solver<W, H, B>,
+    solver: &mut Solver,
     mode: Mode,
     json: bool,
 ) -> Option<(Item, Outcome, Option<TableStats>)> {
@@ -97,7 +96,7 @@ pub fn answer<const W: usize, const H: usize, B: Bits>(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line::<W, H, B>(&line.bytes, line.truncated) {
+    let q = match parse_line_on(solver.size(), &line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));
@@ -114,7 +113,7 @@ pub fn answer<const W: usize, const H: usize, B: Bits>(
         }
     };
     // Parsed lines hold playable positions: a stop is the one way to fail.
-    let s = solver.solve_playable(&q.position, mode).ok()?;
+    let s = solver.solve(&q.position, mode).ok()?;
     let mut outcome = Outcome::Ok;
     let want = q.expected.map(|e| harness::expected(mode, e));
     let ok = want.is_none_or(|w| w == s.score);

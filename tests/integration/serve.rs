@@ -710,3 +710,95 @@ fn a_request_whose_client_hung_up_is_logged() {
     assert_eq!(&f[..3], ["GET", "/analyze?pos=", "499"], "{line}");
     assert!(f[3].ends_with("ms"), "{line}");
 }
+
+/// Every built size is answered: `size=WxH` on /solve and /analyze (the
+/// `--size` board by default), `/sizes` lists them, the cache keeps each
+/// size's answers apart, and a size not built is refused as `--size` is.
+#[test]
+fn every_built_size_is_answered() {
+    let server = Server::start(&["--threads", "1"]);
+    let sizes = server.get("/sizes");
+    assert_eq!(sizes.status, 200);
+    let v = sizes.json();
+    assert_eq!(v["default"], "7x6");
+    let listed = v["sizes"].as_array().unwrap();
+    assert!(listed.contains(&json!("7x6")));
+    assert_eq!(
+        listed.len(),
+        if cfg!(feature = "all-sizes") { 53 } else { 1 }
+    );
+    // The same answer with and without the default size named.
+    let named = server.get("/analyze?pos=44455554221&size=7x6").json();
+    let plain = server.get("/analyze?pos=44455554221").json();
+    assert_eq!(named["score"], -15);
+    assert_eq!(
+        (named["scores"].clone(), named["cached"].clone()),
+        (plain["scores"].clone(), json!(false))
+    );
+    assert_eq!(plain["cached"], true, "one cache entry for both");
+    for (size, want) in [
+        (
+            "9x9",
+            "board size 9x9 (90 bits) is not one of the sizes over 64 bits",
+        ),
+        ("7", "bad board size \"7\": expected WIDTHxHEIGHT"),
+        ("3x6", "board size 3x6 is too small"),
+    ] {
+        for endpoint in ["solve", "analyze"] {
+            let reply = server.get(&format!("/{endpoint}?pos=1&size={size}"));
+            assert_eq!(reply.status, 400, "{size}");
+            let error = reply.json()["error"].as_str().unwrap().to_string();
+            assert!(error.starts_with(want), "{error}");
+            let (_, stderr, code) = common::run(&["--size", size], "");
+            assert_eq!(code, 2);
+            assert!(
+                stderr.contains(&error),
+                "the command line's message: {stderr}"
+            );
+        }
+    }
+    if cfg!(feature = "all-sizes") {
+        // 4x5 solves at once (8x7 would take hours).
+        let small = server.get("/solve?pos=1&size=4x5");
+        assert_eq!(small.status, 200);
+        assert_eq!(small.json()["score"].as_array().unwrap().len(), 4);
+    } else {
+        let eight = server.get("/solve?pos=1&size=8x7");
+        assert_eq!(eight.status, 400);
+        assert!(
+            eight
+                .body
+                .contains("board size 8x7 is not built into this program")
+        );
+    }
+}
+
+/// With `all-sizes`: small boards answered by the server of another size, one
+/// cache entry per size for the same moves, and the 7x6 book from a 5x4 server.
+#[cfg(feature = "all-sizes")]
+#[test]
+fn small_boards_from_one_server() {
+    let server = Server::start(&["--threads", "1", "--size", "5x4"]);
+    assert_eq!(server.get("/sizes").json()["default"], "5x4");
+    // John Tromp's table: 4x4 and 5x4 are draws.
+    for (size, width) in [("4x4", 4), ("5x4", 5)] {
+        let v = server.get(&format!("/analyze?pos=&size={size}")).json();
+        assert_eq!(
+            (v["score"].clone(), v["cached"].clone()),
+            (json!(0), json!(false)),
+            "{size}"
+        );
+        assert_eq!(v["scores"].as_array().unwrap().len(), width);
+    }
+    let v = server.get("/analyze?pos=").json();
+    assert_eq!(
+        (v["score"].clone(), v["cached"].clone()),
+        (json!(0), json!(true)),
+        "5x4 by default"
+    );
+    let book = server.get("/analyze?pos=&size=7x6").json();
+    assert_eq!(
+        (book["score"].clone(), book["book"].clone()),
+        (json!(1), json!(true))
+    );
+}

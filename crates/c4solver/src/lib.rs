@@ -139,7 +139,8 @@ pub use bits::Bits;
 pub use book::{Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
-    Analysis, Book, Line, OpenBookError, Position, PositionError, Solver, SolverError,
+    Analysis, Book, BookGeneration, Line, OpenBookError, ParsedLine, Position, PositionError,
+    Solver, SolverError, parse_line_on, parse_pos_on,
 };
 pub use input::{
     LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,
@@ -169,8 +170,11 @@ pub mod sized {
 }
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
-/// score checked (`c4solver bench`), and generating new ones from random games.
+/// score checked (`c4solver bench`), and generating new ones from random games;
+/// [`TestSets`](bench::TestSets), [`candidates_on`](bench::candidates_on) and
+/// [`label_on`](bench::label_on) on a board size chosen at run time.
 pub mod bench {
+    pub use crate::erased::bench::{TestSets, candidates_on, label_on};
     pub use crate::generate::{Generated, Request, candidates, drawable, draws, generate, label};
     pub use crate::harness::{
         Mismatch, Report, Row, Setup, bucket_name, compare_markdown, expected, format_time,

@@ -2,7 +2,7 @@
 //! `MOVES SCORE` line each (a data set for training, which `c4solver` reads back
 //! and checks).
 
-use c4solver::Bits;
+use c4solver::Size;
 use std::io::{BufWriter, ErrorKind, Write};
 
 use super::super::Outcome;
@@ -17,10 +17,8 @@ use super::super::output;
 /// A book that cannot be opened ([`super::open`]), `--stones` outside the
 /// book's layers or 0, an entry that no game reaches, or stdout failing (but a
 /// closed pipe, which ends the output).
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &BookExportArgs,
-) -> anyhow::Result<Outcome> {
-    let (name, book) = super::open::<W, H, B>(args.file.as_deref())?;
+pub fn run(args: &BookExportArgs, size: Size) -> anyhow::Result<Outcome> {
+    let (name, book) = super::open(size, args.file.as_deref())?;
     let (lowest, depth) = (book.header().lowest as usize, book.depth());
     let layers = match args.stones {
         Some(k) if k < lowest || k > depth => {

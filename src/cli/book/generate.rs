@@ -1,13 +1,13 @@
 //! `c4solver book generate`: solve the deepest layer (or a shard of it) on every
 //! core, resumably, then write the book.
 
-use c4solver::Bits;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use c4solver::BookGeneration;
 use c4solver::book::Shard;
-use c4solver::book::{Generation, Options, Outcome as Ended, checkpoint_path};
+use c4solver::book::{Options, Outcome as Ended, checkpoint_path};
 
 use super::super::Outcome;
 use super::super::args::{BookGenerateArgs, EngineArgs};
@@ -20,19 +20,19 @@ use super::super::signals::Signals;
 /// # Errors
 /// A checkpoint made with other arguments, a table that cannot be built, or an
 /// I/O error.
-pub fn run<const W: usize, const H: usize, B: Bits>(
+pub fn run(
     args: &BookGenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let config = engine::single_config::<W, H, B>(engine_args, "book generate", false)?;
+    let config = engine::single_config(engine_args, "book generate", false)?;
     let options = Options {
         depth: args.depth as usize,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         threads: engine::threads(engine_args),
         config,
     };
-    let mut generation = Generation::<W, H, B>::open(options, &args.out)?;
+    let mut generation = BookGeneration::open(engine_args.size, options, &args.out)?;
     if generation.is_written() {
         // Nothing to solve: no plan to announce, no bar.
         report(

@@ -1,6 +1,6 @@
 //! `c4solver book info`: what a book holds.
 
-use c4solver::Bits;
+use c4solver::Size;
 use std::io::Write;
 
 use super::super::Outcome;
@@ -12,10 +12,8 @@ use super::super::output;
 /// # Errors
 /// A file that is not a book or shard of the board's size (`--size`), or stdout
 /// failing.
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &BookInfoArgs,
-) -> anyhow::Result<Outcome> {
-    let (name, book) = super::open::<W, H, B>(args.file.as_deref())?;
+pub fn run(args: &BookInfoArgs, size: Size) -> anyhow::Result<Outcome> {
+    let (name, book) = super::open(size, args.file.as_deref())?;
     let h = book.header();
     let counts = book.by_stones();
     let text = if args.json {
@@ -59,7 +57,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
             }
             _ => format!(
                 "format 1: 32-byte header, {} bytes per entry",
-                c4solver::book::entry_bytes(W, H)
+                c4solver::book::entry_bytes(size.width, size.height)
             ),
         };
         t.push_str(&format!("bytes: {} ({layout})\n", book.file_len()));

@@ -1,8 +1,7 @@
 //! `c4solver book merge`: the K shards of one generation into a book.
 
-use c4solver::Bits;
-use c4solver::book::{merge, write_atomically};
-use c4solver::sized::Book;
+use c4solver::book::write_atomically;
+use c4solver::{Book, Size};
 
 use super::super::Outcome;
 use super::super::args::BookMergeArgs;
@@ -12,19 +11,14 @@ use super::super::args::BookMergeArgs;
 /// # Errors
 /// A shard that cannot be read, a missing, repeated or foreign shard, or an
 /// I/O error writing the book.
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &BookMergeArgs,
-) -> anyhow::Result<Outcome> {
+pub fn run(args: &BookMergeArgs, size: Size) -> anyhow::Result<Outcome> {
     let mut shards = Vec::with_capacity(args.shards.len());
     for path in &args.shards {
-        shards.push(Book::<W, H, B>::read_any(path).map_err(|e| match e {
-            c4solver::BookError::Io { .. } => anyhow::Error::new(e),
-            e => anyhow::anyhow!("{}: {e}", path.display()),
-        })?);
+        shards.push(super::read_any(size, path)?);
     }
-    let bytes = merge(&shards)?;
+    let bytes = Book::merge(&shards)?;
     write_atomically(&args.out, &bytes)?;
-    let book = Book::<W, H, B>::from_bytes(bytes)?;
+    let book = Book::from_bytes(size, bytes)?;
     eprintln!(
         "c4solver: wrote {}: depth {}, {} entries, {} bytes",
         args.out.display(),

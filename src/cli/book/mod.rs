@@ -6,7 +6,7 @@ mod info;
 mod merge;
 mod verify;
 
-use c4solver::Bits;
+use c4solver::{Book, BookError, OpenBookError, Size};
 
 use super::Outcome;
 use super::args::{BookAction, BookArgs, EngineArgs};
@@ -18,24 +18,27 @@ use super::signals::Signals;
 /// # Errors
 /// A file that cannot be read or is not a book of this size; no `file` on
 /// another size than 7x6.
-fn open<const W: usize, const H: usize, B: Bits>(
-    file: Option<&std::path::Path>,
-) -> anyhow::Result<(String, c4solver::sized::Book<W, H, B>)> {
+fn open(size: Size, file: Option<&std::path::Path>) -> anyhow::Result<(String, Book)> {
     use anyhow::Context;
     Ok(match file {
-        Some(path) => (
-            path.display().to_string(),
-            c4solver::sized::Book::<W, H, B>::read_any(path).map_err(|e| match e {
-                c4solver::BookError::Io { .. } => anyhow::Error::new(e),
-                e => anyhow::anyhow!("{}: {e}", path.display()),
-            })?,
-        ),
-        None if (W, H) == (7, 6) => (
+        Some(path) => (path.display().to_string(), read_any(size, path)?),
+        None if size == Size::STANDARD => (
             "built-in".to_string(),
-            c4solver::sized::Book::<W, H, B>::builtin()
-                .context("the built-in book does not check out")?,
+            Book::builtin(size).context("the built-in book does not check out")?,
         ),
-        None => anyhow::bail!("there is no built-in {W}x{H} book: name a book file"),
+        None => anyhow::bail!("there is no built-in {size} book: name a book file"),
+    })
+}
+
+/// The book or shard at `path`, of the `size` board; an error that is not the
+/// file's own names the file.
+///
+/// # Errors
+/// A file that cannot be read or is not a book or shard of this size.
+fn read_any(size: Size, path: &std::path::Path) -> anyhow::Result<Book> {
+    Book::read_any(size, path).map_err(|e| match e {
+        OpenBookError::Book(e @ BookError::Io { .. }) => anyhow::Error::new(e),
+        e => anyhow::anyhow!("{}: {e}", path.display()),
     })
 }
 
@@ -44,16 +47,12 @@ fn open<const W: usize, const H: usize, B: Bits>(
 /// # Errors
 /// Whatever the subcommand reports (a file that cannot be read or written, a
 /// checkpoint or shard that does not fit, a table that cannot be built).
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &BookArgs,
-    engine: &EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
+pub fn run(args: &BookArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
     match &args.action {
-        BookAction::Generate(g) => generate::run::<W, H, B>(g, engine, signals),
-        BookAction::Merge(m) => merge::run::<W, H, B>(m),
-        BookAction::Verify(v) => verify::run::<W, H, B>(v, engine, signals),
-        BookAction::Info(i) => info::run::<W, H, B>(i),
-        BookAction::Export(e) => export::run::<W, H, B>(e),
+        BookAction::Generate(g) => generate::run(g, engine, signals),
+        BookAction::Merge(m) => merge::run(m, engine.size),
+        BookAction::Verify(v) => verify::run(v, engine, signals),
+        BookAction::Info(i) => info::run(i, engine.size),
+        BookAction::Export(e) => export::run(e, engine.size),
     }
 }

@@ -3,10 +3,6 @@
 //! deepest layer against a book-free solve, one `moves score` line per
 //! entry as soon as it is checked and next in order.
 
-use c4solver::Bits;
-use c4solver::book::verify;
-use c4solver::sized::Book;
-
 use super::super::Outcome;
 use super::super::args::{BookVerifyArgs, EngineArgs};
 use super::super::engine;
@@ -19,20 +15,17 @@ use super::super::signals::Signals;
 /// # Errors
 /// A file that is not a book or shard of the board's size, a table that cannot be built, or
 /// stdout failing.
-pub fn run<const W: usize, const H: usize, B: Bits>(
+pub fn run(
     args: &BookVerifyArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Outcome> {
-    let book = Book::<W, H, B>::read_any(&args.file).map_err(|e| match e {
-        c4solver::BookError::Io { .. } => anyhow::Error::new(e),
-        e => anyhow::anyhow!("{}: {e}", args.file.display()),
-    })?;
+    let book = super::read_any(engine_args.size, &args.file)?;
     book.check_positions()
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let mut outcome = Outcome::Ok;
     if book.require_whole().is_ok() {
-        let bad = verify::consistency(&book)?;
+        let bad = book.consistency()?;
         for d in &bad {
             eprintln!(
                 "c4solver: {:?}: the book says {}, its moves' entries give {}",
@@ -42,7 +35,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         eprintln!(
             "c4solver: book verify: {} entries above the deepest layer checked against their \
              moves' entries: {}",
-            verify::above_deepest(&book),
+            book.above_deepest(),
             if bad.is_empty() {
                 "all agree".to_string()
             } else {
@@ -54,8 +47,8 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
         }
     }
     let count = args.sample.map_or(usize::MAX, |k| k as usize);
-    let sample = verify::sample_deepest(&book, count, args.seed);
-    let config = engine::single_config::<W, H, B>(engine_args, "book verify", false)?;
+    let sample = book.sample_deepest(count, args.seed);
+    let config = engine::single_config(engine_args, "book verify", false)?;
     let bar = progress::bar(
         sample.len() as u64,
         "{bar:40} {pos}/{len} entries re-solved, {per_sec} [{elapsed_precise}, eta {eta}]",
@@ -64,7 +57,7 @@ pub fn run<const W: usize, const H: usize, B: Bits>(
     let wrong = std::sync::atomic::AtomicUsize::new(0);
     let checked = std::sync::atomic::AtomicUsize::new(0);
     let stop = signals.stop_flag().clone();
-    let result = verify::resolve::<W, H, B>(
+    let result = book.resolve(
         &sample,
         config,
         engine::threads(engine_args),

@@ -2,50 +2,22 @@
 //! position, a search to run, and the library's [`Answer`] with its two JSON
 //! forms.
 
-use c4solver::Bits;
-use std::any::Any;
-use std::sync::Arc;
-
-use c4solver::Playable;
 use serde::Serialize;
 
-pub use c4solver::Answer;
+pub use c4solver::{Answer, Position};
 
 /// What the online solver's `/solve` answers for a column that cannot be played.
 pub const FULL_COLUMN: i32 = 100;
-
-/// A position parsed for the server's board, its size erased so that the
-/// handlers, the cache and the queue need no `W` and `H`; the solver threads,
-/// built for the same board, take the [`Playable`] board back ([`Position::board`]).
-#[derive(Clone)]
-pub struct Position(Arc<dyn Any + Send + Sync>);
-
-impl Position {
-    /// `board`, carried as it is.
-    pub fn new<const W: usize, const H: usize, B: Bits>(board: Playable<W, H, B>) -> Position {
-        Position(Arc::new(board))
-    }
-
-    /// The board, if it is a `W`x`H` one (always, on the server's own board).
-    pub fn board<const W: usize, const H: usize, B: Bits>(&self) -> Option<Playable<W, H, B>> {
-        self.0.downcast_ref::<Playable<W, H, B>>().copied()
-    }
-}
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Position(..)")
-    }
-}
 
 /// A valid position, as the command line parsed it.
 #[derive(Clone, Debug)]
 pub struct Parsed {
     /// The move string (spaces around it dropped).
     pub moves: String,
-    /// The position's unique key: the cache's key.
+    /// The position's unique key on its board: with the size, the cache's key.
     pub key: u128,
-    /// The position itself, parsed once: the solver thread searches it.
+    /// The position itself (the library's, which carries its board size),
+    /// parsed once: the solver thread searches it.
     pub position: Position,
 }
 
@@ -54,7 +26,8 @@ pub struct Parsed {
 pub struct Task {
     /// The moves, as the answer repeats them.
     pub moves: String,
-    /// The position they reach, parsed by [`super::solver::parse`].
+    /// The position they reach, parsed by [`super::solver::parse`], on the
+    /// board the request asked for.
     pub position: Position,
     /// Signs only (`weak=1`).
     pub weak: bool,
@@ -143,13 +116,5 @@ mod tests {
         a.pv = None;
         let text = serde_json::to_string(&analyze_json(&a, "2", false)).unwrap();
         assert!(!text.contains("pv") && text.ends_with(r#""cached":false}"#));
-    }
-
-    #[test]
-    fn a_position_comes_back_as_its_board() {
-        let board = Playable::<7, 6>::parse("4455").unwrap();
-        let p = Position::new(board);
-        assert_eq!(p.board::<7, 6, u64>(), Some(board));
-        assert_eq!(p.board::<6, 5, u64>(), None);
     }
 }

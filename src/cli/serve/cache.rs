@@ -7,10 +7,13 @@ use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
 
+use c4solver::Size;
+
 use super::answer::Answer;
 
-/// An answer's key: the position's unique key, weak, with a line of play.
-pub type Key = (u128, bool, bool);
+/// An answer's key: the board size, the position's unique key on that board,
+/// weak, with a line of play (a key is unique on one board only).
+pub type Key = (Size, u128, bool, bool);
 
 /// The cache (shared by every request; a lookup holds the lock for a hash probe).
 pub struct Cache {
@@ -72,31 +75,43 @@ mod tests {
         }
     }
 
+    const S: Size = Size::STANDARD;
+
     #[test]
     fn keeps_the_most_recent() {
         let cache = Cache::new(2);
-        cache.put((1, false, false), Arc::new(answer(1)));
-        cache.put((2, false, false), Arc::new(answer(2)));
-        assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
-        cache.put((3, false, false), Arc::new(answer(3)));
+        cache.put((S, 1, false, false), Arc::new(answer(1)));
+        cache.put((S, 2, false, false), Arc::new(answer(2)));
+        assert_eq!(cache.get(&(S, 1, false, false)).unwrap().score, 1);
+        cache.put((S, 3, false, false), Arc::new(answer(3)));
         assert!(
-            cache.get(&(2, false, false)).is_none(),
+            cache.get(&(S, 2, false, false)).is_none(),
             "least recent dropped"
         );
         assert_eq!(cache.len(), 2);
         // Again an answer kept: nothing dropped.
-        cache.put((3, false, false), Arc::new(answer(5)));
+        cache.put((S, 3, false, false), Arc::new(answer(5)));
         assert_eq!(cache.len(), 2);
-        assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
-        cache.put((2, false, false), Arc::new(answer(4)));
+        assert_eq!(cache.get(&(S, 1, false, false)).unwrap().score, 1);
+        cache.put((S, 2, false, false), Arc::new(answer(4)));
         assert!(
-            cache.get(&(3, false, false)).is_none(),
+            cache.get(&(S, 3, false, false)).is_none(),
             "3 was the least recent"
         );
-        assert_eq!(cache.get(&(1, false, false)).unwrap().score, 1);
+        assert_eq!(cache.get(&(S, 1, false, false)).unwrap().score, 1);
         assert_eq!(cache.len(), 2);
         let none = Cache::new(0);
-        none.put((1, false, false), Arc::new(answer(1)));
-        assert!(none.get(&(1, false, false)).is_none());
+        none.put((S, 1, false, false), Arc::new(answer(1)));
+        assert!(none.get(&(S, 1, false, false)).is_none());
+    }
+
+    #[test]
+    fn one_key_on_two_boards_is_two_answers() {
+        let cache = Cache::new(4);
+        let other = Size::new(8, 7).unwrap();
+        cache.put((S, 1, false, false), Arc::new(answer(1)));
+        cache.put((other, 1, false, false), Arc::new(answer(2)));
+        assert_eq!(cache.get(&(S, 1, false, false)).unwrap().score, 1);
+        assert_eq!(cache.get(&(other, 1, false, false)).unwrap().score, 2);
     }
 }

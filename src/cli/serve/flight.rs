@@ -176,7 +176,7 @@ mod tests {
     fn task() -> Task {
         Task {
             moves: String::new(),
-            position: Position::new(c4solver::Playable::<7, 6>::parse("").unwrap()),
+            position: Position::new(c4solver::Size::STANDARD).unwrap(),
             weak: false,
             pv: false,
         }
@@ -206,7 +206,7 @@ mod tests {
         let searches = Counter::default();
         let pool = Pool::start(vec![work(go.clone())], 4, searches.clone()).unwrap();
         let (flights, cache) = (Arc::new(Flights::default()), Arc::new(Cache::new(8)));
-        let key = (1, false, false);
+        let key = (c4solver::Size::STANDARD, 1, false, false);
         let join = || searching(flights.join(key, &cache, || pool.submit(task())).unwrap());
         let (first, second) = (join(), join());
         assert!(first.led && !second.led);
@@ -222,7 +222,7 @@ mod tests {
         ));
         // Another answer, whose every request goes away: its search stops.
         go.store(false, Ordering::Relaxed);
-        let other = (2, false, false);
+        let other = (c4solver::Size::STANDARD, 2, false, false);
         let a = searching(flights.join(other, &cache, || pool.submit(task())).unwrap());
         let b = searching(flights.join(other, &cache, || pool.submit(task())).unwrap());
         until(|| pool.busy() == 1).await;

@@ -1,5 +1,5 @@
-//! The API's handlers: `/solve`, `/analyze`, `/health`, `/metrics`, and the
-//! JSON answers to an unknown path or a wrong method.
+//! The API's handlers: `/solve`, `/analyze`, `/sizes`, `/health`, `/metrics`,
+//! and the JSON answers to an unknown path or a wrong method.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,13 +18,14 @@ use super::log::Served;
 use super::metrics;
 use super::pool::{Failure, Full};
 use super::query::{self, Params};
-use c4solver::excerpt;
+use super::solver;
+use c4solver::{Size, excerpt};
 
 /// The message of a query without `pos`.
 pub const MISSING_POS: &str =
     "missing pos: give the moves played, as in ?pos=4455 (pos= is the empty board)";
 
-/// `GET /solve?pos=MOVES`: the online solver's answer, `{"pos", "score"}`.
+/// `GET /solve?pos=MOVES[&size=WxH]`: the online solver's answer, `{"pos", "score"}`.
 pub async fn solve(State(app): State<Arc<App>>, uri: Uri) -> Response {
     let answered = async {
         let params = query::parse(uri.query()).map_err(ApiError::bad_request)?;
@@ -40,8 +41,8 @@ pub async fn solve(State(app): State<Arc<App>>, uri: Uri) -> Response {
     answered.await.unwrap_or_else(IntoResponse::into_response)
 }
 
-/// `GET /analyze?pos=MOVES[&weak=1][&pv=1]`: the library's answer (the fields
-/// of `analyze --json`, docs/answer.md) and `cached`.
+/// `GET /analyze?pos=MOVES[&size=WxH][&weak=1][&pv=1]`: the library's answer
+/// (the fields of `analyze --json`, docs/answer.md) and `cached`.
 pub async fn analyze(State(app): State<Arc<App>>, uri: Uri) -> Response {
     let answered = async {
         let params = query::parse(uri.query()).map_err(ApiError::bad_request)?;
@@ -64,11 +65,23 @@ fn served(app: &App, json: impl IntoResponse, cached: bool, found: &Answer) -> R
     response
 }
 
+/// `GET /sizes`: every board size this program answers (`size=WxH`), and the
+/// one a request without `size` gets (`--size`).
+pub async fn sizes(State(app): State<Arc<App>>) -> Json<Value> {
+    Json(sizes_json(app.size))
+}
+
+/// `/sizes`'s answer: `{"sizes": ["7x6", ...], "default": "7x6"}`.
+fn sizes_json(default: Size) -> Value {
+    let sizes: Vec<String> = Size::BUILT.iter().map(Size::to_string).collect();
+    json!({ "sizes": sizes, "default": default.to_string() })
+}
+
 /// `GET /health`: the server answers, with its board and load.
 pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
     Json(json!({
         "status": "ok",
-        "size": format!("{}x{}", app.width, app.height),
+        "size": app.size.to_string(),
         "threads": app.pool.threads(),
         "busy": app.pool.busy(),
         "waiting": app.pool.waiting(),
@@ -96,7 +109,7 @@ pub async fn not_found(method: Method, uri: Uri) -> Response {
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
-            "no such path {}: the API is /solve, /analyze, /health and /metrics, the page is /",
+            "no such path {}: the API is /solve, /analyze, /sizes, /health and /metrics, the page is /",
             excerpt(uri.path())
         ),
     )
@@ -133,15 +146,16 @@ async fn answer(app: &App, params: &Params<'_>) -> Result<(Parsed, Arc<Answer>, 
         .pos
         .as_deref()
         .ok_or_else(|| ApiError::bad_request(MISSING_POS))?;
-    let parsed = (app.parse)(pos).map_err(ApiError::bad_request)?;
-    let key = (parsed.key, params.weak, params.pv);
+    let size = params.size.unwrap_or(app.size);
+    let parsed = solver::parse(size, pos).map_err(ApiError::bad_request)?;
+    let key = (size, parsed.key, params.weak, params.pv);
     if let Some(answer) = app.cache.get(&key) {
         app.metrics.cache_hits.inc();
         return Ok((parsed, answer, true));
     }
     let task = Task {
         moves: parsed.moves.clone(),
-        position: parsed.position.clone(),
+        position: parsed.position,
         weak: params.weak,
         pv: params.pv,
     };
@@ -169,16 +183,13 @@ async fn answer(app: &App, params: &Params<'_>) -> Result<(Parsed, Arc<Answer>, 
         search, started, ..
     } = flight;
     // One deadline for the timer and for the message's reckoning.
-    let deadline = asked + app.timeout;
+    let (timeout, flag) = app.limit(size);
+    let deadline = asked + timeout;
     match tokio::time::timeout_at(deadline.into(), search).await {
         Ok(Ok(answer)) => Ok((parsed, answer, false)),
         Ok(Err(Failure::Stopped)) => Err(ApiError::unavailable("the server is shutting down")),
         Ok(Err(Failure::Failed(why))) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, why)),
-        Err(_) => Err(timed_out(
-            (app.timeout, app.timeout_flag),
-            asked,
-            started.get().copied(),
-        )),
+        Err(_) => Err(timed_out((timeout, flag), asked, started.get().copied())),
     }
 }
 
@@ -286,5 +297,15 @@ mod tests {
                 .message
                 .starts_with("no solver thread was free within --wide-timeout 60 s")
         );
+    }
+
+    #[test]
+    fn sizes_lists_every_built_size_and_the_default() {
+        let v = sizes_json(Size::STANDARD);
+        assert_eq!(v["default"], "7x6");
+        let sizes = v["sizes"].as_array().unwrap();
+        assert_eq!(sizes.len(), Size::BUILT.len());
+        assert!(sizes.contains(&json!("7x6")));
+        assert_eq!(sizes.len() == 53, cfg!(feature = "all-sizes"));
     }
 }

@@ -288,11 +288,14 @@ mod tests {
     fn routes_are_a_fixed_set() {
         assert_eq!(
             ROUTES,
-            ["/solve", "/analyze", "/health", "/metrics", "page", "other"]
+            [
+                "/solve", "/analyze", "/sizes", "/health", "/metrics", "page", "other"
+            ]
         );
         assert_eq!(route("/solve"), "/solve");
         assert_eq!(route("/metrics"), "/metrics");
         assert_eq!(route("/app.js"), "page");
+        assert_eq!(route("/sizes"), "/sizes");
         assert_eq!(route("/solve/4455"), "other");
         assert_eq!(route("/anything"), "other");
     }

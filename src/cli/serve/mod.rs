@@ -1,6 +1,8 @@
 //! `c4solver serve`: the board page and the HTTP API, on axum over tokio.
 //!
-//! Requests are parsed by the command line's own parser ([`solver::parse`]),
+//! Every built board size is answered: a request names its size (`size=WxH`,
+//! the `--size` board by default; `/sizes` lists them). Requests are parsed by
+//! the command line's own parser ([`solver::parse`]),
 //! answered from the [`cache::Cache`] or by a search on the solver threads
 //! ([`pool::Pool`], outside the async runtime), one search per answer at a
 //! time ([`flight::Flights`]). Connections are hyper's HTTP/1 with a header
@@ -25,7 +27,7 @@ mod query;
 mod routes;
 mod solver;
 
-use c4solver::Bits;
+use c4solver::Size;
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -47,7 +49,6 @@ use super::Outcome;
 use super::args::{EngineArgs, ServeArgs};
 use super::engine;
 use super::signals::Signals;
-use answer::Parsed;
 use cache::Cache;
 use flight::Flights;
 use front::Front;
@@ -81,19 +82,21 @@ pub struct App {
     pub flights: Arc<Flights>,
     /// What `/metrics` shows.
     pub metrics: Arc<Metrics>,
-    /// The command line's parser for this board.
-    pub parse: fn(&[u8]) -> Result<Parsed, String>,
-    /// The longest wait of one request.
-    pub timeout: Duration,
-    /// The option that sets it (`--timeout`, or `--wide-timeout` on a board
-    /// over 64 bits).
-    pub timeout_flag: &'static str,
-    /// The board's width.
-    pub width: usize,
-    /// The board's height.
-    pub height: usize,
+    /// The board of a request without `size` (`--size`).
+    pub size: Size,
+    /// The longest wait on a board of at most 64 bits and over 64 bits, with the
+    /// option that sets each (`--timeout`, `--wide-timeout`).
+    pub limits: [(Duration, &'static str); 2],
     /// Whether the access log is written (else the handlers tell it nothing).
     pub logged: bool,
+}
+
+impl App {
+    /// The longest wait of a request on the `size` board, and the option that
+    /// sets it.
+    pub fn limit(&self, size: Size) -> (Duration, &'static str) {
+        self.limits[usize::from(size.is_wide())]
+    }
 }
 
 /// Serves until a signal stops it.
@@ -101,29 +104,24 @@ pub struct App {
 /// # Errors
 /// Options, book or table errors (as the other commands report them), an
 /// address that cannot be listened on, a runtime that cannot start.
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    args: &ServeArgs,
-    engine: &EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
+pub fn run(args: &ServeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
     if args.rate_limit == 0 && args.rate_burst.is_some() {
         anyhow::bail!("--rate-burst applies past --rate-limit: give a --rate-limit above 0");
     }
     let cors = routes::cors(&args.cors_origin)?;
     let threads = engine::threads(engine);
-    let works = solver::workers::<W, H, B>(engine, threads)?;
+    let works = solver::workers(engine, threads)?;
     let metrics = Arc::new(Metrics::new());
-    let (timeout, timeout_flag) = args.limit(W * (H + 1) > 64);
     let app = Arc::new(App {
         pool: Pool::start(works, args.queue, metrics.searches.clone())?,
         cache: Arc::new(Cache::new(args.cache)),
         flights: Arc::default(),
         metrics: metrics.clone(),
-        parse: solver::parse::<W, H, B>,
-        timeout: Duration::from_secs(timeout),
-        timeout_flag,
-        width: W,
-        height: H,
+        size: engine.size,
+        limits: [false, true].map(|wide| {
+            let (secs, flag) = args.limit(wide);
+            (Duration::from_secs(secs), flag)
+        }),
         logged: !args.quiet,
     });
     if !args.quiet {

@@ -252,9 +252,7 @@ mod tests {
     fn task(moves: &str) -> Task {
         Task {
             moves: moves.into(),
-            position: super::super::answer::Position::new(
-                c4solver::Playable::<7, 6>::parse("").unwrap(),
-            ),
+            position: super::super::answer::Position::new(c4solver::Size::STANDARD).unwrap(),
             weak: false,
             pv: false,
         }

@@ -1,10 +1,12 @@
 //! The query string of `/solve` and `/analyze`: `pos` (the moves, percent-decoded
 //! to bytes, so that the command line's parser judges them, invalid UTF-8
-//! included), and the `weak` and `pv` switches. Other parameters are ignored, as
-//! the online solver ignores them.
+//! included), the board `size` (`WxH`, one this program holds), and the `weak`
+//! and `pv` switches. Other parameters are ignored, as the online solver
+//! ignores them.
 
 use std::borrow::Cow;
 
+use c4solver::Size;
 use percent_encoding::percent_decode;
 
 /// The parameters of one request (`pos` borrowed from the query unless it had
@@ -17,6 +19,8 @@ pub struct Params<'a> {
     pub weak: bool,
     /// `pv=1`.
     pub pv: bool,
+    /// `size=WxH`, `None` if absent (the server's `--size` board).
+    pub size: Option<Size>,
 }
 
 /// Decodes one `application/x-www-form-urlencoded` field: `+` is a space.
@@ -42,11 +46,21 @@ fn switch(name: &str, value: &[u8]) -> Result<bool, String> {
     }
 }
 
+/// A board size this program holds, with the command line's message for
+/// `--size` otherwise.
+fn size(value: &[u8]) -> Result<Size, String> {
+    String::from_utf8_lossy(value)
+        .parse::<Size>()
+        .and_then(Size::built)
+        .map_err(|e| e.to_string())
+}
+
 /// The parameters of `query` (the part after `?`); the first of a repeated one
 /// counts.
 ///
 /// # Errors
-/// A `weak` or `pv` that is not a switch, with the message.
+/// A `weak` or `pv` that is not a switch, or a `size` this program does not
+/// hold, with the message.
 pub fn parse(query: Option<&str>) -> Result<Params<'_>, String> {
     let mut params = Params::default();
     let (mut weak, mut pv) = (None, None);
@@ -57,6 +71,7 @@ pub fn parse(query: Option<&str>) -> Result<Params<'_>, String> {
             b"pos" if params.pos.is_none() => params.pos = Some(value),
             b"weak" if weak.is_none() => weak = Some(switch("weak", &value)?),
             b"pv" if pv.is_none() => pv = Some(switch("pv", &value)?),
+            b"size" if params.size.is_none() => params.size = Some(size(&value)?),
             _ => {}
         }
     }
@@ -92,6 +107,26 @@ mod tests {
             parse(Some("pos=1&pv=maybe")).unwrap_err(),
             r#"pv is 1 or 0, found "maybe""#
         );
+    }
+
+    #[test]
+    fn size_is_a_built_board() {
+        assert_eq!(parse(Some("pos=4")).unwrap().size, None);
+        let p = parse(Some("size=7x6&pos=4&size=9x9")).unwrap();
+        assert_eq!(p.size, Some(Size::STANDARD), "the first counts");
+        assert_eq!(
+            parse(Some("size=seven")).unwrap_err(),
+            r#"bad board size "seven": expected WIDTHxHEIGHT, for example 7x6"#
+        );
+        assert_eq!(
+            parse(Some("size=20x20")).unwrap_err(),
+            "board size 20x20 is too large: width * (height + 1) = 420 bits, more than the 128 of the widest bitboard"
+        );
+        let eight = Size::new(8, 7).unwrap();
+        match eight.built() {
+            Ok(_) => assert_eq!(parse(Some("size=8x7")).unwrap().size, Some(eight)),
+            Err(e) => assert_eq!(parse(Some("size=8x7")).unwrap_err(), e.to_string()),
+        }
     }
 
     #[test]

@@ -24,11 +24,13 @@ pub const SOLVE: &str = "/solve";
 pub const ANALYZE: &str = "/analyze";
 /// `/health`: the server and its load.
 pub const HEALTH: &str = "/health";
+/// The board sizes this server answers.
+pub const SIZES: &str = "/sizes";
 /// `/metrics`: Prometheus' text.
 pub const METRICS: &str = "/metrics";
 
 /// The API's paths, the one list of them (the router's, the metrics' labels).
-pub const API: [&str; 4] = [SOLVE, ANALYZE, HEALTH, METRICS];
+pub const API: [&str; 5] = [SOLVE, ANALYZE, SIZES, HEALTH, METRICS];
 
 /// A route answering GET (and HEAD), 405 otherwise.
 fn only_get(route: MethodRouter<Arc<App>>) -> MethodRouter<Arc<App>> {
@@ -78,6 +80,7 @@ pub fn app(
         searched = searched.route_layer(middleware::from_fn_with_state(limit, guard::rate_limit));
     }
     let api = searched
+        .route(SIZES, only_get(get(handlers::sizes)))
         .route(HEALTH, only_get(get(handlers::health)))
         .route(METRICS, only_get(get(handlers::metrics)))
         .layer(cors);

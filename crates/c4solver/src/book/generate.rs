@@ -101,6 +101,9 @@ pub enum GenerateError {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
+    /// A board size this build does not hold.
+    #[error(transparent)]
+    Size(#[from] crate::size::SizeError),
     /// A depth the board cannot hold.
     #[error("depth {depth} is out of range for a {width}x{height} board (0..{max})")]
     Depth {

@@ -38,7 +38,7 @@ pub enum OpenBookError {
 }
 
 impl Book {
-    fn of<const W: usize, const H: usize, B: Bits>(book: SizedBook<W, H, B>) -> Book {
+    pub(crate) fn of<const W: usize, const H: usize, B: Bits>(book: SizedBook<W, H, B>) -> Book {
         Book {
             size: Size {
                 width: W,

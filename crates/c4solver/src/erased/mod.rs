@@ -5,12 +5,17 @@
 //! WebAssembly) uses these.
 
 mod analysis;
+pub(crate) mod bench;
 mod book;
+mod books;
+mod input;
 mod position;
 mod solver;
 
 pub use analysis::Analysis;
 pub use book::{Book, OpenBookError};
+pub use books::BookGeneration;
+pub use input::{ParsedLine, parse_line_on, parse_pos_on};
 pub use position::{Line, Position, PositionError};
 pub use solver::{Solver, SolverError};
 

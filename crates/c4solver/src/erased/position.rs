@@ -276,6 +276,14 @@ impl Position {
         (self.mask & bit != 0).then_some(self.current & bit != 0)
     }
 
+    /// The column (1-based) that `ch` names in this board's move notation: `1` to
+    /// `9`, then on boards wider than nine `a`, `b`, ... (either case)
+    /// ([`Board::column_of_symbol`]); `None` for any other character. The column
+    /// may still be off the board.
+    pub fn column_of_symbol(&self, ch: char) -> Option<u32> {
+        with_size!(self.size, symbol_on(ch))
+    }
+
     /// The lowest and highest score the position can still have
     /// ([`Board::score_range`]).
     pub fn score_range(&self) -> (i32, i32) {
@@ -373,4 +381,8 @@ fn range_on<const W: usize, const H: usize, B: Bits>(pos: &Position) -> (i32, i3
 
 fn grid_on<const W: usize, const H: usize, B: Bits>(pos: &Position) -> String {
     pos.board::<W, H, B>().to_string()
+}
+
+fn symbol_on<const W: usize, const H: usize, B: Bits>(ch: char) -> Option<u32> {
+    Board::<W, H, B>::column_of_symbol(ch)
 }

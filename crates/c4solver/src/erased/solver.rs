@@ -427,3 +427,21 @@ impl Solver {
         self.core.last_stats()
     }
 }
+
+impl Config {
+    /// Whether this configuration can be built on the `size` board
+    /// ([`Config::check`] on that size's generic solver).
+    ///
+    /// # Errors
+    /// [`SolverError::Size`] for a size this build does not hold,
+    /// [`SolverError::Table`] for a table the design cannot have on this board.
+    pub fn check_on(&self, size: Size) -> Result<(), SolverError> {
+        Ok(with_size!(size.built()?, check_config(self))?)
+    }
+}
+
+fn check_config<const W: usize, const H: usize, B: Bits>(
+    config: &Config,
+) -> Result<(), TableError> {
+    config.check::<W, H, B>()
+}

@@ -1,0 +1,117 @@
+//! Input lines on a board size chosen at run time: [`parse_line_on`] and
+//! [`parse_pos_on`], the generic [`parse_line`] and [`parse_pos`] dispatched once
+//! on the size, the position erased ([`ParsedLine`]).
+
+use crate::bits::Bits;
+use crate::erased::Position;
+use crate::input::{LineError, PosError, parse_line, parse_pos};
+use crate::size::Size;
+use crate::with_size;
+
+/// A valid line on a board of any built size: [`Query`](crate::Query) with
+/// its position erased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParsedLine<'a> {
+    /// The move string (possibly empty).
+    pub moves: &'a str,
+    /// The position after the moves; the game is not over (parsing refuses a
+    /// move after four in a row).
+    pub position: Position,
+    /// The expected score, if the line gives one.
+    pub expected: Option<i32>,
+}
+
+/// [`parse_line`] on the `size` board: one line (without its `\n`), `truncated`
+/// if the reader cut it at [`MAX_LINE`](crate::MAX_LINE) bytes.
+///
+/// # Errors
+/// [`parse_line`]'s, with the same messages.
+///
+/// # Panics
+/// If `size` is not built ([`Size::built`] says so first).
+///
+/// ```
+/// use c4solver::{Size, parse_line_on};
+///
+/// let line = parse_line_on(Size::STANDARD, b"4455 -2", false)?;
+/// assert_eq!((line.moves, line.expected), ("4455", Some(-2)));
+/// assert_eq!(line.position.moves_played(), 4);
+/// # Ok::<(), c4solver::LineError>(())
+/// ```
+pub fn parse_line_on(
+    size: Size,
+    bytes: &[u8],
+    truncated: bool,
+) -> Result<ParsedLine<'_>, LineError> {
+    with_size!(size, line_on(bytes, truncated))
+}
+
+/// [`parse_pos`] on the `size` board: a position given alone, no second field.
+///
+/// # Errors
+/// [`parse_pos`]'s, with the same messages.
+///
+/// # Panics
+/// If `size` is not built ([`Size::built`] says so first).
+pub fn parse_pos_on(size: Size, bytes: &[u8]) -> Result<ParsedLine<'_>, PosError> {
+    with_size!(size, pos_on(bytes))
+}
+
+fn line_on<const W: usize, const H: usize, B: Bits>(
+    bytes: &[u8],
+    truncated: bool,
+) -> Result<ParsedLine<'_>, LineError> {
+    let q = parse_line::<W, H, B>(bytes, truncated)?;
+    Ok(ParsedLine {
+        moves: q.moves,
+        position: (*q.position).into(),
+        expected: q.expected,
+    })
+}
+
+fn pos_on<const W: usize, const H: usize, B: Bits>(
+    bytes: &[u8],
+) -> Result<ParsedLine<'_>, PosError> {
+    let q = parse_pos::<W, H, B>(bytes)?;
+    Ok(ParsedLine {
+        moves: q.moves,
+        position: (*q.position).into(),
+        expected: q.expected,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_as_the_generic_parser_does() {
+        let s = Size::STANDARD;
+        let line = parse_line_on(s, b"  4453\t3\r", false).unwrap();
+        assert_eq!(line.moves, "4453");
+        assert_eq!(line.expected, Some(3));
+        assert_eq!(line.position, Position::parse(s, "4453").unwrap());
+        assert_eq!(
+            parse_line_on(s, b"48", false).unwrap_err().to_string(),
+            "column 8 is out of range (1..=7) at move 2"
+        );
+        assert_eq!(
+            parse_line_on(s, b"44", true).unwrap_err(),
+            LineError::TooLong {
+                max: crate::MAX_LINE
+            }
+        );
+        assert_eq!(
+            parse_pos_on(s, b"").unwrap().position,
+            Position::new(s).unwrap()
+        );
+        assert_eq!(
+            parse_pos_on(s, b"44 1").unwrap_err().to_string(),
+            "pos holds moves only, found a second field in \"44 1\""
+        );
+        for &size in Size::BUILT {
+            let line = parse_line_on(size, b"1", false).unwrap();
+            assert_eq!(line.position.size(), size);
+        }
+    }
+}
