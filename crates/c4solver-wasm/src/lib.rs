@@ -21,9 +21,7 @@
 //! assert_eq!(json, r#"{"pos":"4455","score":[-4,-3,18,2,2,18,-3]}"#);
 //! ```
 
-use c4solver::{
-    Answer, Book, Config, LineError, Mode, PosError, Position, Size, SizeError, Solver,
-};
+use c4solver::{Answer, Book, Config, Mode, Position, Size, SizeError, Solver};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -188,53 +186,10 @@ pub fn every_size() -> Vec<String> {
         .collect()
 }
 
-/// Parses a position given alone, as `c4solver::parse_pos` parses the server's
-/// `pos` for 7x6, on any board size: a trailing `\r` and blanks around the
-/// fields ignored, the move string ([`Position::parse`]), and no second field;
-/// every error the command line's message. Returns the move string and its
-/// position.
+/// Parses a position given alone, as the server parses its `pos`
+/// ([`c4solver::parse_pos_on`]): the move string and its position, or the
+/// command line's message.
 pub fn parse_pos(size: Size, text: &str) -> Result<(&str, Position), String> {
-    let line = text.strip_suffix('\r').unwrap_or(text);
-    let mut fields = line.split([' ', '\t']).filter(|f| !f.is_empty());
-    let moves = fields.next().unwrap_or("");
-    let second = fields.next();
-    let extra = fields.count();
-    // A bad move's message is the line's (`LineError::Move` is transparent).
-    let pos = Position::parse(size, moves).map_err(|e| e.to_string())?;
-    let Some(score) = second else {
-        return Ok((moves, pos));
-    };
-    // The line's own checks of a second field come first, as in `parse_line`.
-    let line_error = if extra > 0 {
-        Some(LineError::TooManyFields { found: 2 + extra })
-    } else {
-        score_error(&pos, score)
-    };
-    Err(match line_error {
-        Some(e) => PosError::Line(e),
-        None => PosError::SecondField {
-            text: text.to_string(),
-        },
-    }
-    .to_string())
-}
-
-/// What `parse_line` says of `score` as an expected score for `pos`: not a
-/// number, out of range, or nothing for a score the position can have.
-fn score_error(pos: &Position, score: &str) -> Option<LineError> {
-    let digits = score.strip_prefix(['-', '+']).unwrap_or(score);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Some(LineError::BadScore {
-            text: score.to_string(),
-        });
-    }
-    let (min, max) = pos.score_range();
-    match score.parse::<i64>() {
-        Ok(v) if v == 0 || (i64::from(min)..=i64::from(max)).contains(&v) => None,
-        _ => Some(LineError::ScoreOutOfRange {
-            score: score.to_string(),
-            min,
-            max,
-        }),
-    }
+    let line = c4solver::parse_pos_on(size, text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok((line.moves, line.position))
 }

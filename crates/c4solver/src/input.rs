@@ -57,6 +57,9 @@ pub struct Query<'a, const W: usize = 7, const H: usize = 6, B: Bits = u64> {
 /// Why a line was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
+    /// A board size this build does not hold (the size-erased parsers').
+    #[error(transparent)]
+    Size(#[from] crate::size::SizeError),
     /// The bytes are not UTF-8.
     #[error("invalid UTF-8 at byte {offset}")]
     InvalidUtf8 {

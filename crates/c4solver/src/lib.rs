@@ -139,8 +139,8 @@ pub use bits::Bits;
 pub use book::{Book7x6, BookError};
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
-    Analysis, Book, BookGeneration, Line, OpenBookError, ParsedLine, Position, PositionError,
-    Solver, SolverError, parse_line_on, parse_pos_on,
+    Analysis, Book, BookGeneration, Line, OpenBookError, Position, PositionError, Solver,
+    SolverError, parse_line_on, parse_pos_on,
 };
 pub use input::{
     LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,

@@ -1,6 +1,6 @@
 //! Input lines on a board size chosen at run time: [`parse_line_on`] and
 //! [`parse_pos_on`], the generic [`parse_line`] and [`parse_pos`] dispatched once
-//! on the size, the position erased ([`ParsedLine`]).
+//! on the size, the position erased ([`Line`]).
 
 use crate::bits::Bits;
 use crate::erased::Position;
@@ -11,7 +11,7 @@ use crate::with_size;
 /// A valid line on a board of any built size: [`Query`](crate::Query) with
 /// its position erased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParsedLine<'a> {
+pub struct Line<'a> {
     /// The move string (possibly empty).
     pub moves: &'a str,
     /// The position after the moves; the game is not over (parsing refuses a
@@ -25,10 +25,8 @@ pub struct ParsedLine<'a> {
 /// if the reader cut it at [`MAX_LINE`](crate::MAX_LINE) bytes.
 ///
 /// # Errors
-/// [`parse_line`]'s, with the same messages.
-///
-/// # Panics
-/// If `size` is not built ([`Size::built`] says so first).
+/// [`parse_line`]'s, with the same messages, and [`LineError::Size`] for a size
+/// this build does not hold.
 ///
 /// ```
 /// use c4solver::{Size, parse_line_on};
@@ -38,12 +36,8 @@ pub struct ParsedLine<'a> {
 /// assert_eq!(line.position.moves_played(), 4);
 /// # Ok::<(), c4solver::LineError>(())
 /// ```
-pub fn parse_line_on(
-    size: Size,
-    bytes: &[u8],
-    truncated: bool,
-) -> Result<ParsedLine<'_>, LineError> {
-    with_size!(size, line_on(bytes, truncated))
+pub fn parse_line_on(size: Size, bytes: &[u8], truncated: bool) -> Result<Line<'_>, LineError> {
+    with_size!(size.built()?, line_on(bytes, truncated))
 }
 
 /// [`parse_pos`] on the `size` board: a position given alone, no second field.
@@ -51,29 +45,26 @@ pub fn parse_line_on(
 /// # Errors
 /// [`parse_pos`]'s, with the same messages.
 ///
-/// # Panics
-/// If `size` is not built ([`Size::built`] says so first).
-pub fn parse_pos_on(size: Size, bytes: &[u8]) -> Result<ParsedLine<'_>, PosError> {
+pub fn parse_pos_on(size: Size, bytes: &[u8]) -> Result<Line<'_>, PosError> {
+    let size = size.built().map_err(LineError::from)?;
     with_size!(size, pos_on(bytes))
 }
 
 fn line_on<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     truncated: bool,
-) -> Result<ParsedLine<'_>, LineError> {
+) -> Result<Line<'_>, LineError> {
     let q = parse_line::<W, H, B>(bytes, truncated)?;
-    Ok(ParsedLine {
+    Ok(Line {
         moves: q.moves,
         position: (*q.position).into(),
         expected: q.expected,
     })
 }
 
-fn pos_on<const W: usize, const H: usize, B: Bits>(
-    bytes: &[u8],
-) -> Result<ParsedLine<'_>, PosError> {
+fn pos_on<const W: usize, const H: usize, B: Bits>(bytes: &[u8]) -> Result<Line<'_>, PosError> {
     let q = parse_pos::<W, H, B>(bytes)?;
-    Ok(ParsedLine {
+    Ok(Line {
         moves: q.moves,
         position: (*q.position).into(),
         expected: q.expected,

@@ -15,8 +15,8 @@ mod solver;
 pub use analysis::Analysis;
 pub use book::{Book, OpenBookError};
 pub use books::BookGeneration;
-pub use input::{ParsedLine, parse_line_on, parse_pos_on};
-pub use position::{Line, Position, PositionError};
+pub use input::{Line, parse_line_on, parse_pos_on};
+pub use position::{Position, PositionError};
 pub use solver::{Solver, SolverError};
 
 #[cfg(test)]
@@ -187,7 +187,7 @@ mod tests {
         for &size in Size::BUILT {
             for moves in positions(size) {
                 let line = format!(" {moves}\t\r");
-                let read = Position::parse_line(size, line.as_bytes(), false).unwrap();
+                let read = parse_line_on(size, line.as_bytes(), false).unwrap();
                 let want = Position::parse(size, &moves).unwrap();
                 assert_eq!((read.moves, read.position), (moves.as_str(), want));
                 let generic = with_size!(size, line_of(line.as_bytes()));
@@ -200,7 +200,7 @@ mod tests {
                 assert_eq!(replayed, want, "{size} {moves}");
             }
             let past = crate::position::column_symbol(size.width);
-            let err = Position::parse_line(size, past.to_string().as_bytes(), false).unwrap_err();
+            let err = parse_line_on(size, past.to_string().as_bytes(), false).unwrap_err();
             assert_eq!(
                 err.to_string(),
                 format!(
@@ -210,15 +210,15 @@ mod tests {
                 )
             );
             assert!(matches!(
-                Position::parse_line(size, b"4", true),
-                Err(PositionError::Line(LineError::TooLong { .. }))
+                parse_line_on(size, b"4", true),
+                Err(LineError::TooLong { .. })
             ));
         }
         let wide = Size::new(10, 6).unwrap();
         if wide.built().is_err() {
             assert!(matches!(
-                Position::parse_line(wide, b"", false),
-                Err(PositionError::Size(SizeError::NotBuilt(_)))
+                parse_line_on(wide, b"", false),
+                Err(LineError::Size(SizeError::NotBuilt(_)))
             ));
         }
     }

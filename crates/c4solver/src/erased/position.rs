@@ -7,7 +7,6 @@
 use std::fmt;
 
 use crate::bits::Bits;
-use crate::input::{LineError, parse_line};
 use crate::position::{Board, MoveError, StonesError};
 use crate::size::{Size, SizeError};
 use crate::with_size;
@@ -33,18 +32,6 @@ pub struct Position {
     moves: u32,
 }
 
-/// A valid line of `solve` input on a board chosen at run time: the size-erased
-/// face of [`Query`](crate::Query), from [`Position::parse_line`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Line<'a> {
-    /// The move string (possibly empty).
-    pub moves: &'a str,
-    /// The position after the moves (no four in a row: the game is not over).
-    pub position: Position,
-    /// The expected score, if the line gives one.
-    pub expected: Option<i32>,
-}
-
 /// Why a position could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
@@ -57,9 +44,6 @@ pub enum PositionError {
     /// The stones given cannot be a position of a game.
     #[error(transparent)]
     Stones(#[from] StonesError),
-    /// A line of `solve` input that cannot be read ([`Position::parse_line`]).
-    #[error(transparent)]
-    Line(#[from] LineError),
     /// A key that is no position's key on this board.
     #[error("{key:#x} is not the key of a position on the {size} board")]
     Key {
@@ -124,32 +108,6 @@ impl Position {
     pub fn move_order(size: Size, first: u128, second: u128) -> Result<Vec<usize>, PositionError> {
         let size = size.built()?;
         with_size!(size, order_on(first, second))
-    }
-
-    /// Reads one line of `solve` input (without its `\n`) on the `size` board,
-    /// with the rules and messages of [`parse_line`]: `moves [expected-score]`;
-    /// `truncated` says the reader cut it at [`MAX_LINE`](crate::MAX_LINE) bytes.
-    ///
-    /// ```
-    /// use c4solver::{Position, Size};
-    ///
-    /// let line = Position::parse_line(Size::STANDARD, b"4455 18\r", false)?;
-    /// assert_eq!((line.moves, line.expected), ("4455", Some(18)));
-    /// let bad = Position::parse_line(Size::STANDARD, b"4455 19", false).unwrap_err();
-    /// assert_eq!(bad.to_string(), "expected score 19 is out of range (-18..=18)");
-    /// # Ok::<(), c4solver::PositionError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`PositionError::Size`] for a size not built, [`PositionError::Line`] for
-    /// a line the command line refuses.
-    pub fn parse_line(
-        size: Size,
-        bytes: &[u8],
-        truncated: bool,
-    ) -> Result<Line<'_>, PositionError> {
-        let size = size.built()?;
-        Ok(with_size!(size, line_on(bytes, truncated))?)
     }
 
     /// The position whose [`Position::key`] is `key`.
@@ -327,18 +285,6 @@ fn order_on<const W: usize, const H: usize, B: Bits>(
         B::from_u128(first),
         B::from_u128(second),
     )?)
-}
-
-fn line_on<const W: usize, const H: usize, B: Bits>(
-    bytes: &[u8],
-    truncated: bool,
-) -> Result<Line<'_>, LineError> {
-    let q = parse_line::<W, H, B>(bytes, truncated)?;
-    Ok(Line {
-        moves: q.moves,
-        position: (*q.position).into(),
-        expected: q.expected,
-    })
 }
 
 fn key_on<const W: usize, const H: usize, B: Bits>(key: u128) -> Option<Position> {
