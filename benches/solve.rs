@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use c4solver::bench::TestSet;
 use c4solver::bench::expected;
-use c4solver::{Config, Mode, Solver7x6, SolverKind};
+use c4solver::{Config, Mode, SolverKind, sized::Solver7x6};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn sample(name: &str, n: usize) -> TestSet {

@@ -10,9 +10,9 @@
 
 use std::time::Instant;
 
-use c4solver::Position7x6;
 use c4solver::research::CompactTable;
 use c4solver::research::Tuned;
+use c4solver::sized::Position7x6;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

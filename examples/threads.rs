@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use c4solver::bench::TestSet;
 use c4solver::research::TeamSearch;
 use c4solver::research::{Narrow, SharedTable};
-use c4solver::{Config, Mode, Position7x6, Solver7x6};
+use c4solver::{Config, Mode, sized::Position7x6, sized::Solver7x6};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -21,7 +21,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use c4solver::{Bits, Board, Config, Mode, Size, SolveError, StopFlag, sized::Solver, with_size};
+use c4solver::{
+    Config, Mode, Size, SolveError, StopFlag, sized::Bits, sized::Board, sized::Solver, with_size,
+};
 
 /// Tromp's table: widths 4 to 11 across, heights 4 up, `W + H <= 15`.
 fn tromp_sizes() -> Vec<Size> {

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use c4solver::bench::TestSet;
-use c4solver::{Config, Mode, Position7x6, Solver7x6};
+use c4solver::{Config, Mode, sized::Position7x6, sized::Solver7x6};
 use connect_four_ai::{Position as PonsPosition, Solver as PonsSolver};
 
 /// Positions solved untimed first: a Middle-Medium, an End and a Begin position.

@@ -12,7 +12,7 @@
 
 #![no_main]
 
-use c4solver::{Board, sized::Book, Book7x6};
+use c4solver::{sized::Board, sized::Book, sized::Book7x6};
 use libfuzzer_sys::fuzz_target;
 
 fn check<const W: usize, const H: usize>(data: &[u8]) {

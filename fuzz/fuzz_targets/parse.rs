@@ -11,8 +11,8 @@
 
 #![no_main]
 
-use c4solver::{Board, MoveError};
-use c4solver::{LineError, MAX_LINE, parse_line};
+use c4solver::{LineError, lines::MAX_LINE, sized::parse_line};
+use c4solver::{MoveError, sized::Board};
 use libfuzzer_sys::fuzz_target;
 
 fn check_moves<const W: usize, const H: usize>(s: &str) {
@@ -128,6 +128,8 @@ fn check_line(data: &[u8], truncated: bool) {
             );
         }
         Err(LineError::TooManyFields { found }) => assert!(found >= 3),
+        // Only the size-erased parsers check the size.
+        Err(LineError::Size(e)) => panic!("the generic parser checked a size: {e}"),
         Err(LineError::BadScore { text }) => assert!(text.parse::<i128>().is_err()),
         Err(LineError::ScoreOutOfRange { score, min, max }) => match score.parse::<i64>() {
             Ok(v) => assert!(v != 0 && !(i64::from(min)..=i64::from(max)).contains(&v)),

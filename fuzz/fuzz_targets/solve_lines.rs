@@ -16,8 +16,8 @@
 use std::io::BufReader;
 use std::sync::Mutex;
 
-use c4solver::{Config, Mode, Solver7x6};
-use c4solver::{LineReader, MAX_LINE, parse_line};
+use c4solver::{Config, Mode, sized::Solver7x6};
+use c4solver::{lines::LineReader, lines::MAX_LINE, sized::parse_line};
 use libfuzzer_sys::fuzz_target;
 
 /// The tuned and the reference solver, built once.

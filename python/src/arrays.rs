@@ -5,7 +5,7 @@
 //! Reading takes any nested sequence, or anything with `tolist()` (numpy arrays,
 //! tensors); writing makes numpy `int8` arrays.
 
-use c4solver::{Position as Board, PositionError, Size, StonesError, column_symbol};
+use c4solver::{Position as Board, PositionError, Size, StonesError, sized::column_symbol};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use c4solver::{Book7x6, BookError};
+use c4solver::{BookError, sized::Book7x6};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

@@ -3,7 +3,7 @@
 //! what the solver's methods accept for a position; and `size_arg`, how a
 //! board size is given (`"8x8"` or `(8, 8)`).
 
-use c4solver::{MoveError, Position as Board, PositionError, Size, column_symbol};
+use c4solver::{MoveError, Position as Board, PositionError, Size, sized::column_symbol};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyTuple};

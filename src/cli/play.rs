@@ -17,8 +17,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use c4solver::SolveError;
-use c4solver::{Mode, MoveError, Position, Solver, column_symbol};
-use c4solver::{excerpt, quoted};
+use c4solver::{Mode, MoveError, Position, Solver, sized::column_symbol};
+use c4solver::{lines::excerpt, lines::quoted};
 
 use super::Outcome;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use c4solver::LineReader;
 use c4solver::batch::{Jobs, Next};
+use c4solver::lines::LineReader;
 
 use super::stdio;
 
@@ -48,7 +48,7 @@ pub struct Line {
     pub file: Option<PathBuf>,
     /// 1-based line number in its file.
     pub number: usize,
-    /// The bytes, without the newline, at most [`c4solver::MAX_LINE`].
+    /// The bytes, without the newline, at most [`c4solver::lines::MAX_LINE`].
     pub bytes: Vec<u8>,
     /// Whether the line was longer and cut.
     pub truncated: bool,

@@ -20,7 +20,7 @@ use crate::common;
 
 use c4solver::bench::Entry;
 use c4solver::bench::expected;
-use c4solver::{Config, Mode, Position7x6, SolveError, Solver7x6, StopFlag};
+use c4solver::{Config, Mode, SolveError, StopFlag, sized::Position7x6, sized::Solver7x6};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -8,7 +8,7 @@ use crate::common;
 
 use c4solver::book::layers;
 use c4solver::book::verify;
-use c4solver::{Book7x6, Config, Mode, Position7x6, Solver7x6};
+use c4solver::{Config, Mode, sized::Book7x6, sized::Position7x6, sized::Solver7x6};
 
 fn builtin() -> Book7x6 {
     Book7x6::builtin().expect("the built-in book checks out")

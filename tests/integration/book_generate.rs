@@ -10,7 +10,7 @@ use std::path::Path;
 use c4solver::book::Shard;
 use c4solver::book::verify;
 use c4solver::book::{GenerateError, Generation, Options, Outcome, checkpoint_path, merge};
-use c4solver::{Board, Mode, StopFlag, sized::Book, sized::Solver};
+use c4solver::{Mode, StopFlag, sized::Board, sized::Book, sized::Solver};
 
 use crate::common::small_book::{DEPTH, H, W, config, options, scratch};
 

@@ -11,7 +11,7 @@ use c4solver::StopFlag;
 use c4solver::book::Shard;
 use c4solver::book::verify::{self, Checked};
 use c4solver::book::{merge, shard};
-use c4solver::{Book7x6, BookError, Config, Position7x6};
+use c4solver::{BookError, Config, sized::Book7x6, sized::Position7x6};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;

@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use c4solver::book::{Generation, Outcome, Shard, checkpoint_path, merge, verify};
-use c4solver::{Bits, Board, BookError, Mode, StopFlag, sized::Book, sized::Solver};
+use c4solver::{BookError, Mode, StopFlag, sized::Bits, sized::Board, sized::Book, sized::Solver};
 
 use crate::common::small_book::{DEPTH, H, W, config, options, scratch};
 

@@ -6,7 +6,7 @@ use crate::common;
 use std::collections::HashSet;
 
 use c4solver::bench::{Difficulty, Stage, moves_left};
-use c4solver::{Config, Mode, Solver7x6, SolverKind};
+use c4solver::{Config, Mode, SolverKind, sized::Solver7x6};
 
 /// Positions in `begin-medium`.
 const BEGIN_MEDIUM: usize = 1000;

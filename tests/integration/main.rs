@@ -8,6 +8,7 @@ mod common;
 mod analysis;
 mod analyze;
 mod answer;
+mod api;
 mod book;
 mod book_cli;
 mod book_generate;

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use c4solver::{Board, Config, Mode, sized::Solver};
+use c4solver::{Config, Mode, sized::Board, sized::Solver};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

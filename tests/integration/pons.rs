@@ -7,7 +7,7 @@ use crate::common;
 
 use c4solver::bench::{Difficulty, Stage, moves_left};
 use c4solver::bench::{expected, sig4};
-use c4solver::{Config, Mode, Solver7x6};
+use c4solver::{Config, Mode, sized::Solver7x6};
 
 /// Solves the whole set, checks every answer and returns the mean node count.
 ///

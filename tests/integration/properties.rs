@@ -19,10 +19,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use c4solver::parse_line;
 #[cfg(feature = "research")]
 use c4solver::research::{DepthKind, TableKind};
-use c4solver::{Board, Config, Mode, SolverKind, sized::Solver};
+use c4solver::sized::parse_line;
+use c4solver::{Config, Mode, SolverKind, sized::Board, sized::Solver};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};

@@ -13,12 +13,12 @@
 //!   oracle's), `generate` (every label is the oracle's and lies in its bucket),
 //!   `book generate` (a book whose answers are the book-free solver's).
 
-use c4solver::{Board, Config, Mode, sized::Solver};
+use c4solver::{Config, Mode, sized::Board, sized::Solver};
 // The command line on other sizes needs them all built in.
 #[cfg(feature = "all-sizes")]
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 #[cfg(feature = "all-sizes")]
-use c4solver::{Bits, Size, with_size};
+use c4solver::{Size, sized::Bits, with_size};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -128,7 +128,7 @@ fn random_game(rng: &mut ChaCha8Rng, w: usize, h: usize, ply: usize) -> Option<(
         if g.play(col) {
             return None;
         }
-        moves.push(c4solver::column_symbol(col));
+        moves.push(c4solver::sized::column_symbol(col));
     }
     Some((moves, g))
 }
@@ -437,9 +437,9 @@ fn check_wide(size: Size, positions: usize, empty: std::ops::RangeInclusive<usiz
             m.chars()
                 .map(|ch| {
                     let col = (0..w)
-                        .position(|c| c4solver::column_symbol(c) == ch)
+                        .position(|c| c4solver::sized::column_symbol(c) == ch)
                         .unwrap();
-                    c4solver::column_symbol(w - 1 - col)
+                    c4solver::sized::column_symbol(w - 1 - col)
                 })
                 .collect()
         })

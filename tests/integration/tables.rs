@@ -42,7 +42,7 @@ use crate::common;
 use c4solver::TableStats;
 use c4solver::bench::TestSet;
 use c4solver::research::{DepthKind, ReplaceKind, TableKind};
-use c4solver::{Config, Mode, Solver7x6, SolverKind};
+use c4solver::{Config, Mode, SolverKind, sized::Solver7x6};
 
 /// The vendored sample of a Pons set (its first 300 positions).
 fn set(name: &str) -> TestSet {

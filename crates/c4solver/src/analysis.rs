@@ -7,7 +7,7 @@
 //! [`StopFlag`](crate::StopFlag).
 //!
 //! ```
-//! use c4solver::{Config, Mode, Position, Solver7x6};
+//! use c4solver::{Config, Mode, sized::Position7x6 as Position, sized::Solver7x6};
 //!
 //! let mut solver = Solver7x6::new(Config::default())?;
 //! // 36 stones; columns 4, 5 and 6 are full.
@@ -132,7 +132,7 @@ impl<const W: usize, const H: usize, B: Bits> Analysis<W, H, B> {
     }
 
     /// Whether every column's score was read from the solver's
-    /// [`KnownScores`](crate::KnownScores) (its opening book) with no search. A
+    /// [`KnownScores`](crate::sized::KnownScores) (its opening book) with no search. A
     /// move that wins at once is scored by the rules, not the book: a position
     /// with one is `false`, and so is a full board (no score at all).
     pub fn book(&self) -> bool {
@@ -616,7 +616,8 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Position7x6 as Position, Solver7x6};
+    use crate::Config;
+    use crate::sized::{Position7x6 as Position, Solver7x6};
 
     fn solver() -> Solver7x6 {
         Solver7x6::new(Config::default()).unwrap()

@@ -4,7 +4,7 @@
 //! (docs/answer.md describes its JSON).
 //!
 //! ```
-//! use c4solver::{Answer, Config, Mode, Playable, Solver7x6};
+//! use c4solver::{Answer, Config, Mode, sized::Playable, sized::Solver7x6};
 //!
 //! let mut solver = Solver7x6::with_builtin_book(Config::default())?;
 //! let pos = Playable::parse("4455")?;
@@ -103,7 +103,8 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Solver7x6};
+    use crate::Config;
+    use crate::sized::Solver7x6;
 
     fn answer(moves: &str, pv: bool) -> Answer {
         let mut s = Solver7x6::with_builtin_book(Config::default()).unwrap();

@@ -1,6 +1,6 @@
 //! The bitboard word: `u64` for boards of at most 64 bits, `u128` up to 128.
 //!
-//! [`Board`](crate::Board) takes its word as a type parameter `B: Bits` (`u64`
+//! [`Board`](crate::sized::Board) takes its word as a type parameter `B: Bits` (`u64`
 //! unless named), so one source serves both widths and the 64-bit boards (7x6
 //! among them) compile to the same machine code as before: every method here is
 //! the integer's own operation, inlined.

@@ -1,7 +1,7 @@
 //! The benchmark harness: runs test sets through solver configurations, checks
 //! every score and builds the tutorial's tables (mean time, mean nodes, K pos/s).
 
-use crate::Bits;
+use crate::sized::Bits;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -137,7 +137,7 @@ impl Setup {
 
 /// The name of a setup's solver in reports: the search's name, with `+book` when
 /// it answers from an opening book.
-pub fn solver_name(setup: &Setup) -> String {
+pub(crate) fn solver_name(setup: &Setup) -> String {
     let book = if setup.book { "+book" } else { "" };
     format!("{}{book}", setup.config.kind.name())
 }
@@ -344,7 +344,7 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
 }
 
 /// The tutorial's name for a test set file (`Test_L3_R1` is End-Easy), if known.
-pub fn bucket_name(file: &str) -> Option<&'static str> {
+pub(crate) fn bucket_name(file: &str) -> Option<&'static str> {
     Some(match file {
         "Test_L3_R1" | "end-easy" => "End-Easy",
         "Test_L2_R1" | "middle-easy" => "Middle-Easy",
@@ -400,7 +400,7 @@ pub fn sig4(x: f64) -> String {
 
 /// A duration in seconds with a unit and 4 significant digits: `12.40 μs`,
 /// `5.806 ms`, `1.234 s`.
-pub fn format_time(secs: f64) -> String {
+pub(crate) fn format_time(secs: f64) -> String {
     if secs < 1e-3 {
         format!("{} μs", sig4(secs * 1e6))
     } else if secs < 1.0 {

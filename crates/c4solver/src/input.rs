@@ -7,7 +7,7 @@
 //! * an empty line is the starting position;
 //! * the first field is the move string ([`Board::parse`] says what can be wrong);
 //! * an optional second field is the expected strong score: a whole number that
-//!   the position can have ([`Board::score_range`](crate::Board::score_range), or 0), checked against the
+//!   the position can have ([`Board::score_range`](crate::sized::Board::score_range), or 0), checked against the
 //!   solver's answer;
 //! * there is no third field;
 //! * a line longer than [`MAX_LINE`] bytes is cut there by the reader; if the part
@@ -82,7 +82,7 @@ pub enum LineError {
         text: String,
     },
     /// The second field is a whole number this position cannot have
-    /// ([`Board::score_range`](crate::Board::score_range)), however many digits it has.
+    /// ([`Board::score_range`](crate::sized::Board::score_range)), however many digits it has.
     #[error("expected score {} is out of range ({min}..={max})", excerpt(score))]
     ScoreOutOfRange {
         /// The number as written.

@@ -135,25 +135,16 @@ mod threads;
 
 pub use analysis::{Choice, Variation};
 pub use answer::Answer;
-pub use bits::Bits;
-pub use book::{Book7x6, BookError};
+pub use book::BookError;
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
     Analysis, Book, BookGeneration, Line, OpenBookError, Position, PositionError, Solver,
     SolverError, parse_line_on, parse_pos_on,
 };
-pub use input::{
-    LineError, LineReader, MAX_LINE, PosError, Query, excerpt, parse_line, parse_pos, quoted,
-};
-pub use moves::center_first;
-pub use position::{
-    Board, MoveError, Playable, Position as Position7x6, StonesError, column_symbol,
-};
+pub use input::{LineError, PosError};
+pub use position::{MoveError, StonesError};
 pub use size::{Size, SizeError};
-pub use solver::{
-    Config, KnownScores, Mode, Research, Solution, SolveError, Solver7x6, SolverKind, StopFlag,
-    Stopped,
-};
+pub use solver::{Config, Mode, Research, Solution, SolveError, SolverKind, StopFlag};
 pub use table::{TableError, TableStats};
 
 /// The generic engines under the size-erased API: each type takes the board's
@@ -164,9 +155,18 @@ pub use table::{TableError, TableStats};
 pub mod sized {
     pub use crate::analysis::Analysis;
     pub use crate::bits::Bits;
-    pub use crate::book::Book;
-    pub use crate::position::{Board, Playable};
-    pub use crate::solver::{KnownScores, Solver};
+    pub use crate::book::{Book, Book7x6};
+    pub use crate::input::{Query, parse_line, parse_pos};
+    pub use crate::moves::center_first;
+    pub use crate::position::{Board, Playable, Position as Position7x6, column_symbol};
+    pub use crate::solver::{KnownScores, Solver, Solver7x6, Stopped};
+}
+
+/// Reading positions a line at a time, as the command line reads them: lines of
+/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, and excerpts of bad input for
+/// messages.
+pub mod lines {
+    pub use crate::input::{LineReader, MAX_LINE, excerpt, quoted};
 }
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
@@ -177,8 +177,8 @@ pub mod bench {
     pub use crate::erased::bench::{TestSets, candidates_on, label_on};
     pub use crate::generate::{Generated, Request, candidates, drawable, draws, generate, label};
     pub use crate::harness::{
-        Mismatch, Report, Row, Setup, bucket_name, compare_markdown, expected, format_time,
-        markdown, mode_name, run, run_threads, sig4, solver_name,
+        Mismatch, Report, Row, Setup, compare_markdown, expected, markdown, mode_name, run,
+        run_threads, sig4,
     };
     pub use crate::testset::{
         Difficulty, Entry, Stage, TestSet, TestSetError, moves_left, moves_left_on,
@@ -189,7 +189,7 @@ pub mod bench {
 /// Python package's and the book's tools run on, and the thread start that is
 /// safe when memory runs out.
 pub mod batch {
-    pub use crate::pool::{FromIter, Jobs, Next, POLL, PoolError, TAIL_JOIN_AFTER, Worker, run};
+    pub use crate::pool::{FromIter, Jobs, Next, POLL, PoolError, Worker, run};
     pub use crate::solver::Helper;
     pub use crate::threads::{ROOM, Running, Started, handshake, room};
 }

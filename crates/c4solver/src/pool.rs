@@ -56,7 +56,7 @@ pub const POLL: Duration = Duration::from_millis(50);
 
 /// At the end of a long stream, an idle worker joins only searches that have run
 /// this long.
-pub const TAIL_JOIN_AFTER: Duration = Duration::from_millis(100);
+pub(crate) const TAIL_JOIN_AFTER: Duration = Duration::from_millis(100);
 
 /// What a job source gives.
 pub enum Next<J> {

@@ -166,23 +166,23 @@ impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
     ///
     /// ```compile_fail
     /// // 2 * 28 = 56 bits of key, but 3 * 29 = 87 bits of diagonal shift.
-    /// let _ = c4solver::Board::<2, 27>::new();
+    /// let _ = c4solver::sized::Board::<2, 27>::new();
     /// ```
     ///
     /// ```compile_fail
     /// // 9 * 8 = 72 bits of key, in the default 64-bit word.
-    /// let _ = c4solver::Board::<9, 7>::new();
+    /// let _ = c4solver::sized::Board::<9, 7>::new();
     /// ```
     ///
     /// ```compile_fail
     /// // 11 * 12 = 132 bits of key: more than the 128-bit word holds.
-    /// let _ = c4solver::Board::<11, 11, u128>::new();
+    /// let _ = c4solver::sized::Board::<11, 11, u128>::new();
     /// ```
     ///
     /// In a 128-bit word, 9x7 is a board:
     ///
     /// ```
-    /// let p = c4solver::Board::<9, 7, u128>::parse("5")?;
+    /// let p = c4solver::sized::Board::<9, 7, u128>::parse("5")?;
     /// assert_eq!(p.key(), 1 << 32);
     /// # Ok::<(), c4solver::MoveError>(())
     /// ```

@@ -254,7 +254,7 @@ impl FromStr for Size {
 /// [`Size::WIDE`] with the `all-sizes` feature, 7x6 alone without).
 ///
 /// ```
-/// use c4solver::{Bits, Board, Size, with_size};
+/// use c4solver::{sized::Bits, sized::Board, Size, with_size};
 ///
 /// fn cells<const W: usize, const H: usize, B: Bits>(extra: usize) -> usize {
 ///     Board::<W, H, B>::CELLS + extra
@@ -377,10 +377,10 @@ mod tests {
         }
     }
 
-    fn width_of<const W: usize, const H: usize, B: crate::Bits>() -> (usize, usize, usize) {
+    fn width_of<const W: usize, const H: usize, B: crate::sized::Bits>() -> (usize, usize, usize) {
         (
-            crate::Board::<W, H, B>::WIDTH,
-            crate::Board::<W, H, B>::HEIGHT,
+            crate::sized::Board::<W, H, B>::WIDTH,
+            crate::sized::Board::<W, H, B>::HEIGHT,
             B::BITS,
         )
     }

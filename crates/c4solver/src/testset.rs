@@ -152,7 +152,7 @@ impl fmt::Display for Difficulty {
 /// A win with score `s` comes with the winner's `22 - s`-th stone; a draw fills the
 /// board.
 ///
-/// Precondition: the position can have `score` ([`Board::score_range`](crate::Board::score_range)), as every
+/// Precondition: the position can have `score` ([`Board::score_range`](crate::sized::Board::score_range)), as every
 /// parsed test-set line does (`debug_assert!`ed).
 pub fn moves_left(stones: usize, score: i32) -> usize {
     moves_left_on(42, stones, score)

@@ -6,7 +6,7 @@ use axum::http::{Request, StatusCode, header};
 use super::error::ApiError;
 
 /// The longest URI answered, in bytes: the command line's longest line.
-pub const MAX_URI: usize = c4solver::MAX_LINE;
+pub const MAX_URI: usize = c4solver::lines::MAX_LINE;
 
 /// The largest request body read (the API takes none).
 pub const MAX_BODY: usize = 1024;

@@ -259,7 +259,7 @@ struct Raw {
 /// `Arc`).
 ///
 /// ```
-/// use c4solver::{Book7x6, Position};
+/// use c4solver::sized::{Book7x6, Position7x6 as Position};
 ///
 /// let book = Book7x6::builtin().expect("7x6 has a built-in book");
 /// // The first player wins the empty board with their last stone: 22 - 21 = 1.

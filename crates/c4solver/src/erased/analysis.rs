@@ -103,7 +103,7 @@ impl Analysis {
 }
 
 /// Columns of a `width`-wide board, centre first, by the tutorial's formula (as
-/// [`center_first`](crate::center_first) at compile time).
+/// [`center_first`](crate::sized::center_first) at compile time).
 pub(crate) fn center_first(width: usize) -> impl Iterator<Item = usize> {
     (0..width as i64).map(move |i| (width as i64 / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as usize)
 }

@@ -8,7 +8,7 @@ use crate::input::{LineError, PosError, parse_line, parse_pos};
 use crate::size::Size;
 use crate::with_size;
 
-/// A valid line on a board of any built size: [`Query`](crate::Query) with
+/// A valid line on a board of any built size: [`Query`](crate::sized::Query) with
 /// its position erased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Line<'a> {
@@ -22,7 +22,7 @@ pub struct Line<'a> {
 }
 
 /// [`parse_line`] on the `size` board: one line (without its `\n`), `truncated`
-/// if the reader cut it at [`MAX_LINE`](crate::MAX_LINE) bytes.
+/// if the reader cut it at [`MAX_LINE`](crate::lines::MAX_LINE) bytes.
 ///
 /// # Errors
 /// [`parse_line`]'s, with the same messages, and [`LineError::Size`] for a size
@@ -89,7 +89,7 @@ mod tests {
         assert_eq!(
             parse_line_on(s, b"44", true).unwrap_err(),
             LineError::TooLong {
-                max: crate::MAX_LINE
+                max: crate::lines::MAX_LINE
             }
         );
         assert_eq!(

@@ -7,11 +7,11 @@ use crate::bits::Bits;
 
 /// A position in which neither side holds four in a row, so that it has a score
 /// (a full board without four scores 0): what the solver's `_playable` methods take,
-/// and what parsing ([`Playable::parse`], [`crate::parse_line`]) gives. It reads
+/// and what parsing ([`Playable::parse`], [`crate::sized::parse_line`]) gives. It reads
 /// as the [`Board`] it holds.
 ///
 /// ```
-/// use c4solver::{Playable, Position};
+/// use c4solver::sized::{Playable, Position7x6 as Position};
 ///
 /// let p = Playable::<7, 6>::parse("4455")?;
 /// assert_eq!(p.moves_played(), 4);

@@ -73,7 +73,7 @@ impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
     /// game). Playing them with [`Board::play_col`] gives the board.
     ///
     /// ```
-    /// use c4solver::Position;
+    /// use c4solver::sized::Position7x6 as Position;
     ///
     /// let board = Position::parse("4453")?;
     /// // The first player's stones are the opponent's of the player to move (o).
