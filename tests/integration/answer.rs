@@ -208,3 +208,95 @@ fn both_pages_word_a_bad_position_alike() {
         }
     }
 }
+
+/// Positions of other board sizes: 8x8 and 10x6 those of `wasm::OTHER_SIZES`;
+/// 8x7 and 6x7 end positions of `c4solver generate --size S --stage end
+/// --difficulty easy --count 3 --seed 65`.
+#[cfg(feature = "all-sizes")]
+const SIZED: [(&str, &str); 6] = [
+    ("8x8", "245552858772546656325411183115264748116677"),
+    ("10x6", "1693a325a217679512269546315a7363a115694a528973"),
+    ("8x7", "42787311388874418387183122144714764365353"),
+    ("8x7", "875553334578254813336385512178864178221"),
+    ("6x7", "42643416152432166551115335315543443"),
+    ("6x7", "145431234541511544261123523552"),
+];
+
+/// The command line's `analyze --json --pv --size SIZE` of `moves`.
+#[cfg(feature = "all-sizes")]
+fn cli_sized(size: &str, moves: &str) -> Value {
+    let args = [
+        "analyze",
+        "--json",
+        "--pv",
+        "--threads",
+        "1",
+        "--size",
+        size,
+    ];
+    let out = common::output(&args, format!("{moves}\n").as_bytes());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `got` has the command line's shared fields and the line of play.
+#[cfg(feature = "all-sizes")]
+fn same_sized(surface: &str, size: &str, text: &str, want: &Value) {
+    let got: Value = serde_json::from_str(text).unwrap();
+    for field in ["moves", "score", "scores", "best", "book", "pv"] {
+        assert_eq!(
+            got[field], want[field],
+            "{surface} {size}: {field} of {text}"
+        );
+    }
+    let width: usize = size.split('x').next().unwrap().parse().unwrap();
+    assert_eq!(
+        got["scores"].as_array().map(Vec::len),
+        Some(width),
+        "{surface} {size}"
+    );
+}
+
+#[cfg(feature = "all-sizes")]
+#[test]
+fn the_server_answers_other_sizes_as_the_command_line() {
+    // A 7x6 server answers every built size by `size=`; the cached answer too.
+    let server = Server::start(&["--threads", "1"]);
+    for (size, moves) in SIZED {
+        let want = cli_sized(size, moves);
+        for round in ["searched", "cached"] {
+            let reply = server.get(&format!("/analyze?size={size}&pos={moves}&pv=1"));
+            assert_eq!(reply.status, 200, "{size} {moves}: {}", reply.body);
+            same_sized(&format!("serve ({round})"), size, &reply.body, &want);
+        }
+        // A column past the width is refused with the command line's message.
+        let width: u32 = size.split('x').next().unwrap().parse().unwrap();
+        let past = char::from_digit(width + 1, 36).unwrap();
+        let reply = server.get(&format!("/analyze?size={size}&pos={past}"));
+        let want = format!(
+            "column {} is out of range (1..={width}) at move 1",
+            width + 1
+        );
+        assert!(reply.body.contains(&want), "{size}: {}", reply.body);
+        assert_eq!(reply.status, 400, "{size}: {}", reply.body);
+    }
+}
+
+#[cfg(feature = "all-sizes")]
+#[test]
+#[ignore = "needs node, the WebAssembly builds and the all-sizes feature: cargo test --features all-sizes --test integration -- --ignored answer::webassembly_"]
+fn webassembly_answers_other_sizes_as_the_command_line() {
+    let pkg_all = wasm::built().join("pkg-all");
+    for (size, moves) in SIZED {
+        let want = cli_sized(size, moves);
+        let args = ["--size".to_string(), size.to_string()];
+        let lines = wasm::pkg_lines(&pkg_all, &args, &format!("{moves}\n"));
+        assert_eq!(lines.len(), 1, "{size}: {lines:?}");
+        same_sized("wasm", size, &lines[0], &want);
+    }
+}

@@ -93,7 +93,7 @@ pub fn node_lines(dir: &Path, args: &[String], lines: &str) -> Vec<String> {
 }
 
 /// [`node_lines`] of the bindings in `pkg` (the built folder's `pkg` or `pkg-all`).
-fn pkg_lines(pkg: &Path, args: &[String], lines: &str) -> Vec<String> {
+pub(crate) fn pkg_lines(pkg: &Path, args: &[String], lines: &str) -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut child = Command::new("node")
         .arg(root.join("tests/wasm/analyze.mjs"))
