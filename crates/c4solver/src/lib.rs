@@ -109,6 +109,8 @@
 //! up to 128 bits uses the 128-bit word (`Board<W, H, u128>`).
 
 #![warn(missing_docs, unreachable_pub)]
+// Internals are `pub` for `research`'s re-exports: that build checks `unreachable_pub`.
+#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 // The crate's README (what crates.io shows) runs as a doctest, so it stays true.
 #[cfg(doctest)]

@@ -25,8 +25,6 @@
 //! same node) does not mark it. The marks only change the order of the moves,
 //! never which moves are searched or what is stored, so scores stay exact
 //! whatever the marks say, even stale or lost ones.
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use crate::bits::Bits;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};

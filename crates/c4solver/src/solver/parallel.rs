@@ -26,8 +26,6 @@
 //!   caller's stop reaches them all, and the end of the search stops the helpers
 //!   without touching the caller's flag. The owner returns only after every helper
 //!   has left the search, so the table can be cleared and the next root searched.
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use crate::bits::Bits;
 use std::fmt::Debug;
@@ -286,7 +284,7 @@ where
 
     /// The nodes of each thread that took part in the last search: the calling
     /// thread's first, then each helper's (their sum is the search's count).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     pub fn thread_nodes(&self) -> &[u64] {
         &self.last_nodes
     }
@@ -329,7 +327,7 @@ where
     }
 
     /// The table handle of the calling thread.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn table(&self) -> &T {
         self.own.table()
     }

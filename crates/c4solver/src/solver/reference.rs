@@ -66,14 +66,14 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const STATS: bool>
     }
 
     /// Starts a new root position while keeping the table (ages its entries).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub(crate) fn new_search(&mut self) {
         self.table.new_search();
     }
 
     /// The table counters of the last [`Reference::search`], if `STATS` is on
     /// (the occupancy is sampled now, so that the search's time does not include it).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub(crate) fn stats(&self) -> Option<TableStats> {
         STATS.then(|| TableStats {
             hashfull: u64::from(self.table.hashfull()),

@@ -24,8 +24,6 @@
 //!      (docs/tuned-solver.md#refutations).
 //!
 //! The table is any [`Table`] (`Tuned<W, H, T>`); the default is [`CompactTable`].
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::convert::Infallible;
 use std::ops::ControlFlow;
@@ -291,7 +289,7 @@ impl Profile {
     pub const MAX_WINDOWS: usize = 64;
 
     /// The null-window searches kept, in order.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn windows(&self) -> &[Window] {
         &self.windows[..self.window_count.min(Self::MAX_WINDOWS)]
     }
@@ -462,19 +460,19 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
     }
 
     /// Where the nodes went since the last [`Tuned::reset_profile`].
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn profile(&self) -> &Profile {
         &self.profile
     }
 
     /// Starts a new `Profile`.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn reset_profile(&mut self) {
         *self.profile = Profile::default();
     }
 
     /// The table.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn table(&self) -> &T {
         &self.table
     }
@@ -498,7 +496,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
     }
 
     /// Starts a new root position while keeping the table (ages its entries).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn new_search(&mut self) {
         self.table.new_search();
     }
@@ -606,7 +604,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
 
     /// The table counters since the last [`Tuned::reset_profile`], with the table's
     /// occupancy now (`None` without `PROFILE`).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn stats(&self) -> Option<TableStats> {
         PROFILE.then(|| TableStats {
             hashfull: u64::from(self.table.hashfull()),

@@ -47,8 +47,6 @@
 //! ([`TableError::TooSmallForKey`]).
 //!
 //! [`work_depth`]: super::work_depth
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use super::{Bound, DirtyBlocks, Hit, Modulus, Slots, Table, TableError, prev_prime};
 use crate::bits::Bits;
@@ -202,13 +200,13 @@ impl CompactTable {
     }
 
     /// Number of entries (two per set).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     pub fn len(&self) -> usize {
         2 * self.sets.len()
     }
 
     /// Always false: a table has at least one set.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn is_empty(&self) -> bool {
         self.sets.is_empty()
     }
@@ -393,7 +391,7 @@ impl SetCodes {
 
     /// Entries in use in `set` (0, 1 or 2).
     #[inline]
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     pub fn entries(set: u64) -> u32 {
         u32::from(set as u32 != 0) + u32::from((set >> 32) as u32 & VALUE1_MASK != 0)
     }
@@ -428,6 +426,7 @@ impl Table for CompactTable {
         self.sets.prefault();
     }
 
+    #[cfg(any(test, feature = "research"))]
     fn hashfull(&self) -> u32 {
         let n = self.sets.len().min(500);
         let full: u32 = self.sets[..n].iter().map(|&s| SetCodes::entries(s)).sum();

@@ -16,8 +16,6 @@
 //! Every table is allocated once, is never resized while searching, and treats an
 //! all-zero slot as empty. Clearing is exact but only costs what the last search
 //! touched (see [`DirtyBlocks`]).
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use crate::bits::Bits;
 
@@ -125,12 +123,12 @@ pub trait Table {
     /// Starts the search of a new root position while keeping the content: tables
     /// with an age advance their generation so that older entries are replaced
     /// first. Does nothing by default.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     fn new_search(&mut self) {}
 
     /// Occupancy in per mille, sampled over the first 1000 entries like UCI's
     /// `hashfull` (entries of older generations do not count).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     fn hashfull(&self) -> u32;
 
     /// How many stores destroyed an entry of another position since the table was
@@ -270,7 +268,7 @@ pub(crate) fn prefetch_ptr<T>(p: *const T) {
 
 /// Per mille of the first 1000 slots that are not empty (zero), as UCI's
 /// `hashfull` samples a table.
-#[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+#[cfg(any(test, feature = "research"))]
 pub(crate) fn hashfull_nonzero<T: Copy + Default + PartialEq>(slots: &[T]) -> u32 {
     let n = slots.len().min(1000);
     let full = slots[..n].iter().filter(|&&s| s != T::default()).count();

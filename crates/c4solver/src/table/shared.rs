@@ -43,8 +43,6 @@
 //! * Exact when `p * 2^26` is above every key (Chinese remainder theorem; see
 //!   [`compact`](super::compact)): at least 63 MB on 7x6.
 //!
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -82,10 +80,10 @@ pub trait Layout: Send + Sync + Debug + 'static {
     /// How scores are coded, built once per table from its score range.
     type Codes: Clone + Debug + Send + Sync + 'static;
     /// The design's name, for messages.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     const NAME: &'static str;
     /// Entries per slot.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     const ENTRIES: usize;
     /// Whether the table wants the work of each search as the store's depth
     /// (`Table::DEPTH_IS_WORK`).
@@ -110,7 +108,7 @@ pub trait Layout: Send + Sync + Debug + 'static {
         work: u8,
     ) -> Option<u64>;
     /// Entries in use in `word`.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     fn entries(word: u64) -> u32;
 }
 
@@ -122,7 +120,9 @@ pub struct Narrow;
 impl Layout for Narrow {
     type Word = AtomicU64;
     type Codes = SetCodes;
+    #[cfg(feature = "research")]
     const NAME: &'static str = "compact";
+    #[cfg(any(test, feature = "research"))]
     const ENTRIES: usize = 2;
     const DEPTH_IS_WORK: bool = true;
     fn exact(len: u64, key_bound: u128) -> bool {
@@ -146,6 +146,7 @@ impl Layout for Narrow {
     ) -> Option<u64> {
         codes.write(word, key, score, bound, work)
     }
+    #[cfg(any(test, feature = "research"))]
     #[inline]
     fn entries(word: u64) -> u32 {
         SetCodes::entries(word)
@@ -297,7 +298,7 @@ impl<L: Layout> SharedTable<L> {
     }
 
     /// Every slot.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     fn all_slots(&self) -> &[L::Word] {
         &self.storage.slots
     }
@@ -317,19 +318,19 @@ impl<L: Layout> SharedTable<L> {
     }
 
     /// Number of slots (of [`Layout::ENTRIES`] entries each).
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Number of entries.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(any(test, feature = "research"))]
     pub fn entries(&self) -> usize {
         self.len * L::ENTRIES
     }
 
     /// Always false: a table has at least one slot.
-    #[cfg_attr(not(feature = "research"), allow(dead_code))] // the research tools use it
+    #[cfg(feature = "research")]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -483,6 +484,7 @@ impl<L: Layout> Table for SharedTable<L> {
         }
     }
 
+    #[cfg(any(test, feature = "research"))]
     fn hashfull(&self) -> u32 {
         let slots = self.all_slots();
         let n = slots.len().min(1000);

@@ -154,6 +154,7 @@ impl Table for UpperTable {
         self.slots.prefault();
     }
 
+    #[cfg(any(test, feature = "research"))]
     fn hashfull(&self) -> u32 {
         super::hashfull_nonzero(&self.slots)
     }

@@ -21,8 +21,6 @@
 //!   `key mod (p * 2^56)` by the Chinese remainder theorem: exact for every key
 //!   below `p * 2^56`, every 64-bit key once `p >= 256`, which
 //!   [`Wide::exact`](super::shared::Layout::exact) checks.
-// Public for the `research` feature's internals (lib.rs), crate-wide without it.
-#![cfg_attr(not(feature = "research"), allow(unreachable_pub))]
 
 use std::sync::atomic::AtomicU64;
 
@@ -73,7 +71,9 @@ impl WideCodes {
 impl Layout for Wide {
     type Word = AtomicU64;
     type Codes = WideCodes;
+    #[cfg(feature = "research")]
     const NAME: &'static str = "compact (8-byte entries)";
+    #[cfg(any(test, feature = "research"))]
     const ENTRIES: usize = 1;
     const DEPTH_IS_WORK: bool = false;
     fn exact(len: u64, key_bound: u128) -> bool {
@@ -104,6 +104,7 @@ impl Layout for Wide {
         // Always replace.
         Some((key << KEY_SHIFT) | codes.value(score, bound))
     }
+    #[cfg(any(test, feature = "research"))]
     #[inline]
     fn entries(word: u64) -> u32 {
         u32::from(word != 0)
