@@ -16,7 +16,7 @@ use crate::testset::TestSet;
 /// Figures for one (configuration, mode, test set) run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
-    /// Solver name (`reference`, `tuned`, `tuned+book`: see [`solver_name`]).
+    /// Solver name (`reference`, `tuned`, `tuned+book`).
     pub solver: String,
     /// The table options ([`Config::label`]: `upper/always/64`, ...).
     pub config: String,
