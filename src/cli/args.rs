@@ -552,14 +552,35 @@ pub struct EngineArgs {
     #[arg(long, global = true)]
     pub no_book: bool,
 
-    /// Board size, WIDTHxHEIGHT: any width and height from 4 up whose bitboard
-    /// fits in 64 bits, width * (height + 1) <= 64 (4x4 up to 8x7, 12x4 and 4x15),
-    /// and over 64 bits 5x12, 5x13, 6x10, 6x11, 6x12, 7x9, 7x10, 8x8, 9x7, 10x6 and 11x5, in a program
-    /// built with the `all-sizes` feature (7x6 alone without). Columns past the
-    /// 9th are written a, b, c. On other sizes than 7x6 there is no built-in book
-    /// (`book generate` makes one), and each search runs with its own table only.
-    #[arg(long, global = true, value_name = "WxH", default_value = "7x6", value_parser = built_size)]
+    /// Board size, WIDTHxHEIGHT (the sizes of the library's one list; see the long help).
+    #[arg(long, global = true, value_name = "WxH", default_value = "7x6", value_parser = built_size,
+          long_help = size_help())]
     pub size: Size,
+}
+
+/// `--size`'s long help, its sizes from the library's one list of them.
+fn size_help() -> String {
+    let narrow = &Size::ALL;
+    format!(
+        "Board size, WIDTHxHEIGHT: any width and height from 4 up whose bitboard fits in 64 \
+         bits, width * (height + 1) <= 64 ({} sizes, {} up to {}), and over 64 bits {}, in a \
+         program built with the `all-sizes` feature (this one holds {}). Columns past the 9th \
+         are written a, b, c. On other sizes than 7x6 there is no built-in book (`book \
+         generate` makes one), and each search runs with its own table only.",
+        narrow.len(),
+        narrow[0],
+        Size::listed(&[
+            Size::new(8, 7).unwrap(),
+            Size::new(12, 4).unwrap(),
+            Size::new(4, 15).unwrap()
+        ]),
+        Size::listed(&Size::WIDE),
+        if Size::BUILT.len() == 1 {
+            "7x6 alone".to_string()
+        } else {
+            format!("all {}", Size::BUILT.len())
+        },
+    )
 }
 
 impl EngineArgs {
