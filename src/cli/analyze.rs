@@ -7,7 +7,7 @@ use c4solver::parse_line_on;
 use c4solver::{Answer, Mode, Solver};
 use serde::Serialize;
 
-use super::Outcome;
+use super::Exit;
 use super::args::{AnalyzeArgs, EngineArgs};
 use super::engine;
 use super::output::{self, Item};
@@ -39,7 +39,7 @@ struct JsonLine<'a> {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
+pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Exit> {
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
@@ -48,7 +48,7 @@ pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow
     source::hint(&args.files);
     let input = source::spawn(&args.files, 4)?;
     let (tx, writer) = output::stdout()?;
-    let mut outcome = Outcome::Ok;
+    let mut outcome = Exit::Ok;
     let ran = pool::run(
         threads,
         engine::noted(make),
@@ -62,7 +62,7 @@ pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow
                     out: None,
                     err: Some(message),
                 },
-                Outcome::Failure,
+                Exit::Failure,
             )),
             Message::Line(line) => {
                 let (mut item, o) = answer(&line, solver, mode, args)?;
@@ -90,7 +90,7 @@ pub fn answer(
     solver: &mut Solver,
     mode: Mode,
     args: &AnalyzeArgs,
-) -> Option<(Item, Outcome)> {
+) -> Option<(Item, Exit)> {
     let file = line.file.as_ref().map(|f| f.display().to_string());
     let mut item = Item {
         seq: line.seq,
@@ -109,17 +109,17 @@ pub fn answer(
             } else {
                 "\n".to_string()
             });
-            return Some((item, Outcome::BadInput));
+            return Some((item, Exit::BadInput));
         }
     };
     // Parsed lines hold playable positions: a stop is the one way to fail.
     let answer = solver.answer(q.moves, &q.position, mode, args.pv).ok()?;
     let score = answer.score;
-    let mut outcome = Outcome::Ok;
+    let mut outcome = Exit::Ok;
     let want = q.expected.map(|e| harness::expected(mode, e));
     let ok = want.is_none_or(|w| w == score);
     if !ok {
-        outcome = Outcome::BadInput;
+        outcome = Exit::BadInput;
         item.err = Some(format!(
             "c4solver: {}: {} score {} differs from expected {}\n",
             line.place(),

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use c4solver::bench::{self as harness, Report, Setup, TestSets};
 use c4solver::{Mode, Size};
 
-use super::Outcome;
+use super::Exit;
 use super::args::{BenchArgs, EngineArgs};
 use super::engine;
 use super::output;
@@ -21,12 +21,8 @@ use super::signals::Signals;
 /// # Errors
 /// No sets, an unreadable set, an empty run, no configuration that can be built,
 /// or stdout failing.
-pub fn run(
-    args: &BenchArgs,
-    engine_args: &EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
-    let mut outcome = Outcome::Ok;
+pub fn run(args: &BenchArgs, engine_args: &EngineArgs, signals: &Signals) -> anyhow::Result<Exit> {
+    let mut outcome = Exit::Ok;
     let size = engine_args.size;
     let paths = if args.sets.is_empty() {
         if size != Size::STANDARD {
@@ -43,7 +39,7 @@ pub fn run(
     for path in &paths {
         for e in &sets.push_file(path)? {
             eprintln!("c4solver: {e}");
-            outcome = outcome.worst(Outcome::BadInput);
+            outcome = outcome.worst(Exit::BadInput);
         }
     }
     let limit = args.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
@@ -95,7 +91,7 @@ pub fn run(
     bar.finish_and_clear();
     print_report(&report, args.json, args.compare()).map_err(output::write_error)?;
     if !report.mismatches.is_empty() {
-        outcome = outcome.worst(Outcome::BadInput);
+        outcome = outcome.worst(Exit::BadInput);
     }
     Ok(outcome)
 }

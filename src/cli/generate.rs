@@ -6,7 +6,7 @@
 use c4solver::bench::{self as generate, Generated, Request};
 use c4solver::{SolveError, Solver};
 
-use super::Outcome;
+use super::Exit;
 use super::args::{EngineArgs, GenerateArgs};
 use super::engine;
 use super::output::{self, Item};
@@ -23,7 +23,7 @@ pub fn run(
     args: &GenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<Exit> {
     let threads = engine::threads(engine_args);
     // Set by a signal, or by the run once enough positions are kept (or stdout
     // is closed): the candidates still being labelled are dropped.
@@ -91,7 +91,7 @@ pub fn run(
     ran.map_err(engine::pool_error)?;
     written?;
     match failed {
-        None => Ok(Outcome::Ok),
+        None => Ok(Exit::Ok),
         Some(e) => Err(e.into()),
     }
 }

@@ -1,5 +1,5 @@
 //! The command line: [`args`] defines it (clap derive), one file per command runs
-//! it, and [`run`] maps what happened to an [`Outcome`], which `main` turns into
+//! it, and [`run`] maps what happened to an [`Exit`], which `main` turns into
 //! the exit code. Nothing here is needed by the library.
 
 mod analyze;
@@ -24,7 +24,7 @@ use signals::Signals;
 
 /// How a run ended, before it becomes an exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Exit {
     /// Everything valid and correct: exit 0.
     Ok,
     /// Some line was invalid or some score mismatched: exit 1.
@@ -35,24 +35,24 @@ pub enum Outcome {
     Signal(u8),
 }
 
-impl Outcome {
+impl Exit {
     /// The exit code.
     pub fn code(self) -> u8 {
         match self {
-            Outcome::Ok => 0,
-            Outcome::BadInput => 1,
-            Outcome::Failure => 2,
-            Outcome::Signal(code) => code,
+            Exit::Ok => 0,
+            Exit::BadInput => 1,
+            Exit::Failure => 2,
+            Exit::Signal(code) => code,
         }
     }
 
     /// The more serious of two outcomes (a signal beats a failure beats bad input).
-    pub fn worst(self, other: Outcome) -> Outcome {
+    pub fn worst(self, other: Exit) -> Exit {
         let rank = |o| match o {
-            Outcome::Ok => 0,
-            Outcome::BadInput => 1,
-            Outcome::Failure => 2,
-            Outcome::Signal(_) => 3,
+            Exit::Ok => 0,
+            Exit::BadInput => 1,
+            Exit::Failure => 2,
+            Exit::Signal(_) => 3,
         };
         if rank(other) > rank(self) {
             other
@@ -64,7 +64,7 @@ impl Outcome {
 
 /// Runs the command on the `--size` board (the library's size-erased types
 /// carry the size: one copy of each command serves every size).
-fn run_command(cli: &Cli, signals: &Signals) -> anyhow::Result<Outcome> {
+fn run_command(cli: &Cli, signals: &Signals) -> anyhow::Result<Exit> {
     let engine = &cli.engine;
     match &cli.command {
         None => solve::run(&cli.solve, &cli.files, engine, signals),
@@ -89,19 +89,19 @@ fn prints(cli: &Cli) -> bool {
 
 /// Runs the command: every error is reported on stderr here, and the outcome says
 /// which exit code fits.
-pub fn run(cli: Cli) -> Outcome {
+pub fn run(cli: Cli) -> Exit {
     if stdio::stdout_closed() && prints(&cli) {
         eprintln!("c4solver: stdout is closed: there is nowhere to print the answers");
-        return Outcome::Failure;
+        return Exit::Failure;
     }
     let signals = Signals::install();
     let result = run_command(&cli, &signals);
     let outcome = result.unwrap_or_else(|e| {
         eprintln!("c4solver: {e:#}");
-        Outcome::Failure
+        Exit::Failure
     });
     match signals.exit_code() {
-        Some(code) => outcome.worst(Outcome::Signal(code)),
+        Some(code) => outcome.worst(Exit::Signal(code)),
         None => outcome,
     }
 }
@@ -112,9 +112,9 @@ mod tests {
 
     #[test]
     fn outcome_ranks_and_codes() {
-        assert_eq!(Outcome::Ok.worst(Outcome::BadInput), Outcome::BadInput);
-        assert_eq!(Outcome::Failure.worst(Outcome::BadInput), Outcome::Failure);
-        assert_eq!(Outcome::Failure.worst(Outcome::Signal(143)).code(), 143);
-        assert_eq!(Outcome::BadInput.code(), 1);
+        assert_eq!(Exit::Ok.worst(Exit::BadInput), Exit::BadInput);
+        assert_eq!(Exit::Failure.worst(Exit::BadInput), Exit::Failure);
+        assert_eq!(Exit::Failure.worst(Exit::Signal(143)).code(), 143);
+        assert_eq!(Exit::BadInput.code(), 1);
     }
 }

@@ -20,7 +20,7 @@ use c4solver::SolveError;
 use c4solver::{Mode, MoveError, Position, Solver, sized::column_symbol};
 use c4solver::{lines::excerpt, lines::quoted};
 
-use super::Outcome;
+use super::Exit;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
 use super::engine;
 use super::output;
@@ -203,11 +203,7 @@ impl Screen {
 /// # Errors
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
-pub fn run(
-    args: &PlayArgs,
-    engine_args: &EngineArgs,
-    signals: &Signals,
-) -> anyhow::Result<Outcome> {
+pub fn run(args: &PlayArgs, engine_args: &EngineArgs, signals: &Signals) -> anyhow::Result<Exit> {
     // The positions of one game share most of their subtrees: keep the table.
     let mut engine_args = engine_args.clone();
     engine_args.keep_table = true;
@@ -252,7 +248,7 @@ pub fn run(
     );
     match played {
         Ok(outcome) => Ok(outcome),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::Ok),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Exit::Ok),
         Err(e) => Err(output::write_error(e)),
     }
 }
@@ -289,7 +285,7 @@ fn play(
     input: &mut source::Input,
     signals: &Signals,
     mut choose: impl FnMut(&mut Solver, &Position) -> Result<usize, SolveError>,
-) -> io::Result<Outcome> {
+) -> io::Result<Exit> {
     let (you, it) = match (game.human_first, screen.colour) {
         (true, true) => ("red", "yellow"),
         (false, true) => ("yellow", "red"),
@@ -303,7 +299,7 @@ fn play(
         column_symbol(game.pos.size().width - 1)
     ))?;
     screen.say(&draw(&game.pos, screen.colour))?;
-    let mut outcome = Outcome::Ok;
+    let mut outcome = Exit::Ok;
     if game.pos.is_full() {
         screen.say("result: draw\n")?;
         return Ok(outcome);
@@ -336,7 +332,7 @@ fn play(
                 Ok(Message::Line(line)) => break line,
                 Ok(Message::Failed { message, .. }) => {
                     eprint!("{message}");
-                    return Ok(outcome.worst(Outcome::Failure));
+                    return Ok(outcome.worst(Exit::Failure));
                 }
                 Err(RecvTimeoutError::Timeout) => continue,
                 // The end of the input.
@@ -347,7 +343,7 @@ fn play(
             Ok(Some(c)) => c,
             Ok(None) => continue,
             Err(reason) => {
-                outcome = outcome.worst(Outcome::BadInput);
+                outcome = outcome.worst(Exit::BadInput);
                 if screen.interactive {
                     eprintln!("c4solver: {reason}");
                 } else {

@@ -8,7 +8,7 @@ use c4solver::bench as harness;
 use c4solver::parse_line_on;
 use c4solver::{Mode, Solver};
 
-use super::Outcome;
+use super::Exit;
 use super::args::{EngineArgs, SolveArgs};
 use super::engine;
 use super::output::{self, Item};
@@ -27,7 +27,7 @@ pub fn run(
     files: &[PathBuf],
     engine: &EngineArgs,
     signals: &Signals,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<Exit> {
     let threads = engine::threads(engine);
     // The run's own flag: set by a signal, or by the run itself (stdout closed).
     let stop = signals.stop_flag().child();
@@ -36,7 +36,7 @@ pub fn run(
     source::hint(files);
     let input = source::spawn(files, 4)?;
     let (tx, writer) = output::stdout()?;
-    let mut outcome = Outcome::Ok;
+    let mut outcome = Exit::Ok;
     let mut totals = TableStats::default();
     let ran = pool::run(
         threads,
@@ -54,7 +54,7 @@ pub fn run(
                     out: None,
                     err: Some(message),
                 },
-                Outcome::Failure,
+                Exit::Failure,
                 None,
             )),
             Message::Line(line) => {
@@ -90,7 +90,7 @@ pub fn answer(
     solver: &mut Solver,
     mode: Mode,
     json: bool,
-) -> Option<(Item, Outcome, Option<TableStats>)> {
+) -> Option<(Item, Exit, Option<TableStats>)> {
     let file = line.file.as_ref().map(|f| f.display().to_string());
     let mut item = Item {
         seq: line.seq,
@@ -109,16 +109,16 @@ pub fn answer(
             } else {
                 "\n".to_string()
             });
-            return Some((item, Outcome::BadInput, None));
+            return Some((item, Exit::BadInput, None));
         }
     };
     // Parsed lines hold playable positions: a stop is the one way to fail.
     let s = solver.solve(&q.position, mode).ok()?;
-    let mut outcome = Outcome::Ok;
+    let mut outcome = Exit::Ok;
     let want = q.expected.map(|e| harness::expected(mode, e));
     let ok = want.is_none_or(|w| w == s.score);
     if !ok {
-        outcome = Outcome::BadInput;
+        outcome = Exit::BadInput;
         item.err = Some(format!(
             "c4solver: {}: {} score {} differs from expected {}\n",
             line.place(),

@@ -15,10 +15,22 @@ use std::ops::{
     Add, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, Not, Shl, Shr, Sub,
 };
 
+/// Keeps [`Bits`] to the two words the library is written and tested for.
+mod sealed {
+    /// Implemented for `u64` and `u128` alone; public in a private module, so that
+    /// it bounds [`Bits`](super::Bits) and nobody outside can name it.
+    #[allow(unreachable_pub)]
+    pub trait Sealed {}
+    impl Sealed for u64 {}
+    impl Sealed for u128 {}
+}
+
 /// An unsigned integer used as a bitboard: the operations the position, the
-/// search and the tables need, for `u64` and `u128`.
+/// search and the tables need, for `u64` and `u128` (sealed: no other type can
+/// implement it).
 pub trait Bits:
-    Copy
+    sealed::Sealed
+    + Copy
     + Eq
     + Ord
     + Hash

@@ -5,7 +5,7 @@
 use c4solver::Size;
 use std::io::{BufWriter, ErrorKind, Write};
 
-use super::super::Outcome;
+use super::super::Exit;
 use super::super::args::BookExportArgs;
 use super::super::output;
 
@@ -17,7 +17,7 @@ use super::super::output;
 /// A book that cannot be opened ([`super::open`]), `--stones` outside the
 /// book's layers or 0, an entry that no game reaches, or stdout failing (but a
 /// closed pipe, which ends the output).
-pub fn run(args: &BookExportArgs, size: Size) -> anyhow::Result<Outcome> {
+pub fn run(args: &BookExportArgs, size: Size) -> anyhow::Result<Exit> {
     let (name, book) = super::open(size, args.file.as_deref())?;
     let (lowest, depth) = (book.header().lowest as usize, book.depth());
     let layers = match args.stones {
@@ -51,8 +51,8 @@ pub fn run(args: &BookExportArgs, size: Size) -> anyhow::Result<Outcome> {
         Ok(Ok(()))
     })();
     match written {
-        Ok(result) => result.map(|()| Outcome::Ok),
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Outcome::Ok),
+        Ok(result) => result.map(|()| Exit::Ok),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Exit::Ok),
         Err(e) => Err(output::write_error(e)),
     }
 }

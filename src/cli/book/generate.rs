@@ -9,7 +9,7 @@ use c4solver::BookGeneration;
 use c4solver::book::Shard;
 use c4solver::book::{Options, Outcome as Ended, checkpoint_path};
 
-use super::super::Outcome;
+use super::super::Exit;
 use super::super::args::{BookGenerateArgs, EngineArgs};
 use super::super::engine;
 use super::super::progress;
@@ -24,7 +24,7 @@ pub fn run(
     args: &BookGenerateArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<Exit> {
     let config = engine::single_config(engine_args, "book generate", false)?;
     let options = Options {
         depth: args.depth as usize,
@@ -41,7 +41,7 @@ pub fn run(
             &options,
             0,
         );
-        return Ok(Outcome::Ok);
+        return Ok(Exit::Ok);
     }
     let (done, total) = (generation.done(), generation.total());
     eprintln!(
@@ -71,7 +71,7 @@ pub fn run(
     });
     bar.finish_and_clear();
     report(&ended?, args, &options, total);
-    Ok(Outcome::Ok)
+    Ok(Exit::Ok)
 }
 
 /// Says on stderr how the generation of `total` positions ended.

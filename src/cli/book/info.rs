@@ -3,7 +3,7 @@
 use c4solver::Size;
 use std::io::Write;
 
-use super::super::Outcome;
+use super::super::Exit;
 use super::super::args::BookInfoArgs;
 use super::super::output;
 
@@ -12,7 +12,7 @@ use super::super::output;
 /// # Errors
 /// A file that is not a book or shard of the board's size (`--size`), or stdout
 /// failing.
-pub fn run(args: &BookInfoArgs, size: Size) -> anyhow::Result<Outcome> {
+pub fn run(args: &BookInfoArgs, size: Size) -> anyhow::Result<Exit> {
     let (name, book) = super::open(size, args.file.as_deref())?;
     let h = book.header();
     let counts = book.by_stones();
@@ -81,6 +81,6 @@ pub fn run(args: &BookInfoArgs, size: Size) -> anyhow::Result<Outcome> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(output::write_error(e)),
-        _ => Ok(Outcome::Ok),
+        _ => Ok(Exit::Ok),
     }
 }

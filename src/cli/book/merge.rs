@@ -3,7 +3,7 @@
 use c4solver::book::write_atomically;
 use c4solver::{Book, Size};
 
-use super::super::Outcome;
+use super::super::Exit;
 use super::super::args::BookMergeArgs;
 
 /// Merges the shards.
@@ -11,7 +11,7 @@ use super::super::args::BookMergeArgs;
 /// # Errors
 /// A shard that cannot be read, a missing, repeated or foreign shard, or an
 /// I/O error writing the book.
-pub fn run(args: &BookMergeArgs, size: Size) -> anyhow::Result<Outcome> {
+pub fn run(args: &BookMergeArgs, size: Size) -> anyhow::Result<Exit> {
     let mut shards = Vec::with_capacity(args.shards.len());
     for path in &args.shards {
         shards.push(super::read_any(size, path)?);
@@ -26,5 +26,5 @@ pub fn run(args: &BookMergeArgs, size: Size) -> anyhow::Result<Outcome> {
         book.len(),
         book.bytes().len()
     );
-    Ok(Outcome::Ok)
+    Ok(Exit::Ok)
 }

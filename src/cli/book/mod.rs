@@ -8,7 +8,7 @@ mod verify;
 
 use c4solver::{Book, BookError, OpenBookError, Size};
 
-use super::Outcome;
+use super::Exit;
 use super::args::{BookAction, BookArgs, EngineArgs};
 use super::signals::Signals;
 
@@ -47,7 +47,7 @@ fn read_any(size: Size, path: &std::path::Path) -> anyhow::Result<Book> {
 /// # Errors
 /// Whatever the subcommand reports (a file that cannot be read or written, a
 /// checkpoint or shard that does not fit, a table that cannot be built).
-pub fn run(args: &BookArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
+pub fn run(args: &BookArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Exit> {
     match &args.action {
         BookAction::Generate(g) => generate::run(g, engine, signals),
         BookAction::Merge(m) => merge::run(m, engine.size),

@@ -3,7 +3,7 @@
 //! deepest layer against a book-free solve, one `moves score` line per
 //! entry as soon as it is checked and next in order.
 
-use super::super::Outcome;
+use super::super::Exit;
 use super::super::args::{BookVerifyArgs, EngineArgs};
 use super::super::engine;
 use super::super::output::{self, Item};
@@ -19,11 +19,11 @@ pub fn run(
     args: &BookVerifyArgs,
     engine_args: &EngineArgs,
     signals: &Signals,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<Exit> {
     let book = super::read_any(engine_args.size, &args.file)?;
     book.check_positions()
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
-    let mut outcome = Outcome::Ok;
+    let mut outcome = Exit::Ok;
     if book.require_whole().is_ok() {
         let bad = book.consistency()?;
         for d in &bad {
@@ -43,7 +43,7 @@ pub fn run(
             }
         );
         if !bad.is_empty() {
-            outcome = Outcome::BadInput;
+            outcome = Exit::BadInput;
         }
     }
     let count = args.sample.map_or(usize::MAX, |k| k as usize);
@@ -96,7 +96,7 @@ pub fn run(
         }
     );
     if wrong > 0 {
-        outcome = Outcome::BadInput;
+        outcome = Exit::BadInput;
     }
     Ok(outcome)
 }

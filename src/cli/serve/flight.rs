@@ -20,10 +20,10 @@ use super::cache::{Cache, Key};
 use super::pool::{Failure, Full, Started, Ticket};
 
 /// A search's outcome, as every request waiting for it sees it.
-pub type Outcome = Result<Arc<Answer>, Failure>;
+pub type Searched = Result<Arc<Answer>, Failure>;
 
 /// A search that requests share.
-pub type Search = Shared<BoxFuture<'static, Outcome>>;
+pub type Search = Shared<BoxFuture<'static, Searched>>;
 
 /// One request's part in a search.
 pub struct Flight {
@@ -36,7 +36,7 @@ pub struct Flight {
 }
 
 /// A search under way: its number, the search, and its start.
-type Entry = (u64, WeakShared<BoxFuture<'static, Outcome>>, Started);
+type Entry = (u64, WeakShared<BoxFuture<'static, Searched>>, Started);
 
 /// The searches under way, by answer.
 #[derive(Default)]

@@ -45,7 +45,7 @@ use tokio::net::TcpStream;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::Semaphore;
 
-use super::Outcome;
+use super::Exit;
 use super::args::{EngineArgs, ServeArgs};
 use super::engine;
 use super::signals::Signals;
@@ -104,7 +104,7 @@ impl App {
 /// # Errors
 /// Options, book or table errors (as the other commands report them), an
 /// address that cannot be listened on, a runtime that cannot start.
-pub fn run(args: &ServeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Outcome> {
+pub fn run(args: &ServeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Exit> {
     if args.rate_limit == 0 && args.rate_burst.is_some() {
         anyhow::bail!("--rate-burst applies past --rate-limit: give a --rate-limit above 0");
     }
@@ -150,7 +150,7 @@ pub fn run(args: &ServeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::
     });
     // A task still waiting on a stopped search must not hold the exit.
     runtime.shutdown_background();
-    served.map(|()| Outcome::Ok)
+    served.map(|()| Exit::Ok)
 }
 
 /// Resolves at the first SIGINT or SIGTERM.

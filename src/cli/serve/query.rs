@@ -3,6 +3,10 @@
 //! included), the board `size` (`WxH`, one this program holds), and the `weak`
 //! and `pv` switches. Other parameters are ignored, as the online solver
 //! ignores them.
+//!
+//! Not axum's `Query` (serde_urlencoded): it decodes every value into a `String`,
+//! so invalid UTF-8 in `pos` would be replaced before the command line's parser
+//! could report it by its byte offset; the decoding itself is percent-encoding's.
 
 use std::borrow::Cow;
 
