@@ -61,7 +61,7 @@ use std::time::Duration;
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's elsewhere.
 use web_time::Instant;
 
-use crate::moves::center_first;
+use crate::moves::{center_column, center_first};
 use crate::position::{Board, Playable};
 use crate::solver::{Mode, SolveError, Solver, Stopped, playable};
 
@@ -111,24 +111,20 @@ impl<const W: usize, const H: usize, B: Bits> Analysis<W, H, B> {
 
     /// The position's score: the best column's score, or 0 (a draw) on a full board.
     pub fn score(&self) -> i32 {
-        self.scores.iter().flatten().copied().max().unwrap_or(0)
+        top_score(&self.scores)
     }
 
     /// Every column (0-based, left to right) with the top score; empty on a full
     /// board.
     pub fn best_moves(&self) -> Vec<usize> {
-        let top = self.score();
-        (0..W).filter(|&c| self.scores[c] == Some(top)).collect()
+        best_columns(&self.scores)
     }
 
     /// One best move: of the columns with the top score, the one nearest the
     /// centre, the left one of two equally near (the order the searches prefer,
     /// [`center_first`]); `None` on a full board.
     pub fn best_move(&self) -> Option<usize> {
-        let top = self.score();
-        center_first::<W>()
-            .into_iter()
-            .find(|&c| self.scores[c] == Some(top))
+        best_column(&self.scores)
     }
 
     /// Whether every column's score was read from the solver's
@@ -148,6 +144,28 @@ impl<const W: usize, const H: usize, B: Bits> Analysis<W, H, B> {
     pub fn time(&self) -> Duration {
         self.time
     }
+}
+
+/// The best of the columns' `scores`, or 0 (a draw) when every column is full:
+/// the score of an analysis, generic or size-erased.
+pub(crate) fn top_score(scores: &[Option<i32>]) -> i32 {
+    scores.iter().flatten().copied().max().unwrap_or(0)
+}
+
+/// The columns (0-based, left to right) with the top score.
+pub(crate) fn best_columns(scores: &[Option<i32>]) -> Vec<usize> {
+    let top = top_score(scores);
+    (0..scores.len())
+        .filter(|&c| scores[c] == Some(top))
+        .collect()
+}
+
+/// Of the columns with the top score, the one first in [`center_first`]'s order.
+pub(crate) fn best_column(scores: &[Option<i32>]) -> Option<usize> {
+    let top = top_score(scores);
+    (0..scores.len())
+        .map(|i| center_column(scores.len(), i))
+        .find(|&c| scores[c] == Some(top))
 }
 
 /// Moves whose score is within some margin of the best, as

@@ -16,12 +16,18 @@ pub const fn center_first<const W: usize>() -> [usize; W] {
     let mut order = [0; W];
     let mut i = 0;
     while i < W {
-        let sign = 1 - 2 * (i as i64 % 2);
-        // Rust's `/` truncates toward zero like C's, as the formula expects.
-        order[i] = (W as i64 / 2 + sign * (i as i64 + 1) / 2) as usize;
+        order[i] = center_column(W, i);
         i += 1;
     }
     order
+}
+
+/// The `i`-th column of a `width`-wide board in [`center_first`]'s order, for a
+/// width known at run time only.
+pub(crate) const fn center_column(width: usize, i: usize) -> usize {
+    let sign = 1 - 2 * (i as i64 % 2);
+    // Rust's `/` truncates toward zero like C's, as the formula expects.
+    (width as i64 / 2 + sign * (i as i64 + 1) / 2) as usize
 }
 
 /// A fixed-size move sorter: at most `N` moves, each a one-bit cell mask with a

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::analysis::Analysis as SizedAnalysis;
+use crate::analysis::{Analysis as SizedAnalysis, best_column, best_columns, top_score};
 use crate::bits::Bits;
 use crate::erased::Position;
 use crate::position::Playable;
@@ -67,23 +67,19 @@ impl Analysis {
 
     /// The position's score: the best column's score, or 0 (a draw) on a full board.
     pub fn score(&self) -> i32 {
-        self.scores.iter().flatten().copied().max().unwrap_or(0)
+        top_score(&self.scores)
     }
 
     /// Every column (0-based, left to right) with the top score; empty on a full
     /// board.
     pub fn best_moves(&self) -> Vec<usize> {
-        let top = self.score();
-        (0..self.scores.len())
-            .filter(|&c| self.scores[c] == Some(top))
-            .collect()
+        best_columns(&self.scores)
     }
 
     /// One best move: of the columns with the top score, the one nearest the
     /// centre, the left one of two equally near; `None` on a full board.
     pub fn best_move(&self) -> Option<usize> {
-        let top = self.score();
-        center_first(self.scores.len()).find(|&c| self.scores[c] == Some(top))
+        best_column(&self.scores)
     }
 
     /// Whether every column's score was read from the opening book with no search.
@@ -100,10 +96,4 @@ impl Analysis {
     pub fn time(&self) -> Duration {
         self.time
     }
-}
-
-/// Columns of a `width`-wide board, centre first, by the tutorial's formula (as
-/// [`center_first`](crate::sized::center_first) at compile time).
-pub(crate) fn center_first(width: usize) -> impl Iterator<Item = usize> {
-    (0..width as i64).map(move |i| (width as i64 / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as usize)
 }

@@ -157,18 +157,7 @@ mod tests {
             for moves in positions(size) {
                 let p = Position::parse(size, &moves).unwrap();
                 assert_eq!(Position::from_key(size, p.key()), Ok(p), "{size} {moves}");
-                let (mut first, mut second) = (0u128, 0u128);
-                for col in 0..size.width {
-                    for row in 0..size.height {
-                        let bit = 1u128 << (col * (size.height + 1) + row);
-                        // The player to move is the first player after an even count.
-                        match (p.cell(col, row), p.moves_played().is_multiple_of(2)) {
-                            (Some(mine), first_to_move) if mine == first_to_move => first |= bit,
-                            (Some(_), _) => second |= bit,
-                            (None, _) => {}
-                        }
-                    }
-                }
+                let (first, second) = stones(&p);
                 let q = Position::from_stones(size, first, second).unwrap();
                 assert_eq!(q.key(), p.key(), "{size} {moves}");
                 assert_eq!(p.mirror().mirror(), p);

@@ -11,6 +11,7 @@ use crate::analysis::{Choice, Variation};
 use crate::answer::Answer;
 use crate::bits::Bits;
 use crate::erased::{Analysis, Book, Position};
+use crate::moves::center_column;
 use crate::position::Playable;
 use crate::size::{Size, SizeError};
 use crate::solver::{
@@ -337,7 +338,10 @@ impl Solver {
     /// As [`Solver::solve`].
     pub fn best_move(&mut self, pos: &Position, mode: Mode) -> Result<Option<usize>, SolveError> {
         let best = self.best_moves(pos, mode)?.columns;
-        Ok(super::analysis::center_first(self.size.width).find(|c| best.contains(c)))
+        let width = self.size.width;
+        Ok((0..width)
+            .map(|i| center_column(width, i))
+            .find(|c| best.contains(c)))
     }
 
     /// A line of best play from `pos` to the end of the game
