@@ -502,17 +502,52 @@ fn analyze_sized(size: &str, moves: &str) -> Value {
 }
 
 /// The static page's size picker: the first 7x6 load fetches the 7x6 .wasm
-/// alone; 5x4 picked draws five columns, puts `size=5x4` in the address, and a
-/// game by clicks shows the command line's scores (from the every-size build);
-/// 8x8 and 10x6 positions loaded by their address show the command line's scores
-/// before and after a click; a size not built, a column past the width and a
-/// position longer than the board show the command line's messages.
+/// alone, and the every-size one only once another size is picked
+/// ([`check_picker`]).
 #[cfg(feature = "all-sizes")]
 #[test]
 #[ignore = "needs Chromium, node and playwright-core, the WebAssembly builds and the all-sizes feature"]
 fn the_static_page_picks_a_size() {
     need_browser();
     let site = StaticSite::start(&common::build_web());
+    let seen = check_picker(&site.url);
+    assert_eq!(
+        seen["firstWasm"],
+        serde_json::json!(["/pkg/c4solver_wasm_bg.wasm"]),
+        "the every-size build waits for another size: {seen}"
+    );
+    assert!(
+        seen["wasm"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p == "/pkg-all/c4solver_wasm_bg.wasm"),
+        "{seen}"
+    );
+}
+
+/// The served page's size picker on a server built with every size: it offers
+/// the sizes of `GET /sizes` and asks the server with `size=` ([`check_picker`]);
+/// it fetches no WebAssembly.
+#[cfg(feature = "all-sizes")]
+#[test]
+#[ignore = "needs Chromium, node and playwright-core and the all-sizes feature"]
+fn the_served_page_picks_a_size() {
+    need_browser();
+    let server = Server::start(&["--threads", "2", "--quiet"]);
+    let seen = check_picker(&server.url());
+    assert_eq!(seen["wasm"], serde_json::json!([]), "{seen}");
+}
+
+/// The page at `url` driven through its size picker: 53 sizes offered; 5x4
+/// picked draws five columns, puts `size=5x4` in the address, and a game by
+/// clicks shows the command line's scores (from the every-size build); 8x8 and
+/// 10x6 positions loaded by their address show the command line's scores before
+/// and after a click; a size not built, a column past the width and a position
+/// longer than the board show the command line's messages. Returns what the
+/// driver saw.
+#[cfg(feature = "all-sizes")]
+fn check_picker(url: &str) -> Value {
     let long = "1".repeat(100);
     let deep = crate::wasm::OTHER_SIZES;
     let bad = [
@@ -526,12 +561,8 @@ fn the_static_page_picks_a_size() {
         .map(|(size, pos)| format!("?size={size}&pos={pos}"))
         .collect();
     let cases = serde_json::json!({"small": "5x4", "deep": deep, "bad": queries});
-    let seen = drive("picker", &site.url, &[&cases.to_string()]);
-    assert_eq!(
-        seen["firstWasm"],
-        serde_json::json!(["/pkg/c4solver_wasm_bg.wasm"]),
-        "the every-size build waits for another size: {seen}"
-    );
+    let seen = drive("picker", url, &[&cases.to_string()]);
+    assert_eq!(seen["consoleErrors"], serde_json::json!([]), "{seen}");
     assert_eq!(seen["offered"].as_array().map(Vec::len), Some(53));
     let board = |v: &Value, size: &str, pos: &str, columns: usize| {
         assert_eq!(v["size"], size, "{v}");
@@ -571,4 +602,5 @@ fn the_static_page_picks_a_size() {
         );
         assert_eq!(v["size"], *size);
     }
+    seen
 }
