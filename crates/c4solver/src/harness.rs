@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::book::Book;
+use crate::books::Book;
 use crate::pool::{self, FromIter, PoolError, Worker};
 use crate::solver::{Config, Mode, Solver, StopFlag};
 use crate::table::{TableError, TableStats};

@@ -120,7 +120,7 @@ struct ReadmeDoctests;
 mod analysis;
 mod answer;
 mod bits;
-pub mod book;
+mod books;
 mod cpu;
 mod erased;
 mod generate;
@@ -137,7 +137,7 @@ mod threads;
 
 pub use analysis::{Choice, Variation};
 pub use answer::Answer;
-pub use book::BookError;
+pub use books::BookError;
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
     Analysis, Book, BookGeneration, Line, OpenBookError, Position, PositionError, Solver,
@@ -149,6 +149,18 @@ pub use size::{Size, SizeError};
 pub use solver::{Config, Mode, Research, Solution, SolveError, SolverKind, StopFlag};
 pub use table::{TableError, TableStats};
 
+/// The types of the book tools ([`Book`]'s header, format and counts, its rows'
+/// error and checks, and [`BookGeneration`]'s options, shards and outcome). The
+/// book itself is [`Book`] (or [`sized::Book`] for one size); its errors are
+/// [`BookError`] and [`OpenBookError`].
+pub mod book {
+    pub use crate::books::verify::{Checked, Disagreement};
+    pub use crate::books::{
+        Format, GenerateError, Header, Options, Outcome, Shard, ShardError, StoneCounts, Summary,
+        Unreachable,
+    };
+}
+
 /// The generic engines under the size-erased API: each type takes the board's
 /// width and height as const parameters, and its bitboard word (`u64` up to 64
 /// bits, `u128` above), so that each size is compiled with its masks as
@@ -157,7 +169,7 @@ pub use table::{TableError, TableStats};
 pub mod sized {
     pub use crate::analysis::Analysis;
     pub use crate::bits::Bits;
-    pub use crate::book::{Book, Book7x6};
+    pub use crate::books::{Book, Book7x6};
     pub use crate::input::{Query, parse_line, parse_pos};
     pub use crate::moves::center_first;
     pub use crate::position::{Board, Playable, Position as Position7x6, column_symbol};

@@ -450,7 +450,7 @@ fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
 /// Its methods live beside what they build, so that imports flow one way: the
 /// search (`solve`, `solve_window`, the table) here; the book
 /// ([`Solver::with_builtin_book`], [`Solver::set_book`], [`Solver::book_depth`])
-/// in `book/known.rs`; every move's score ([`Solver::analyze`],
+/// in `books/known.rs`; every move's score ([`Solver::analyze`],
 /// [`Solver::best_moves`], [`Solver::principal_variation_of`]) in `analysis.rs`;
 /// and [`Solver::answer`] in `answer.rs`.
 #[derive(Debug)]

@@ -778,7 +778,7 @@ mod tests {
     #[test]
     fn a_worker_thread_that_cannot_start_is_an_error() {
         const CHILD: &str = "C4SOLVER_TEST_NO_ROOM";
-        let name = "book::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
+        let name = "books::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
         if std::env::var_os(CHILD).is_none() {
             let out = std::process::Command::new(std::env::current_exe().unwrap())
                 .args([name, "--exact", "--nocapture", "--test-threads=1"])

@@ -54,11 +54,8 @@ mod v2;
 pub mod verify;
 
 pub use export::Unreachable;
-pub use generate::{
-    GenerateError, Generation, Options, Outcome, Record, Summary, checkpoint_path, merge,
-    write_atomically,
-};
-pub use layers::{Shard, ShardError, cached, layers, moves_to};
+pub use generate::{GenerateError, Generation, Options, Outcome, Summary, merge};
+pub use layers::{Shard, ShardError, layers};
 
 use std::borrow::Cow;
 use std::fmt;
@@ -101,7 +98,7 @@ pub enum BookError {
         /// The file's length.
         len: usize,
     },
-    /// The magic bytes are not [`MAGIC`].
+    /// The magic bytes are not a book's (`c4book\n\0`) or a compact shard's.
     #[error("not a c4solver book (bad magic bytes)")]
     BadMagic,
     /// Another format version.
@@ -223,7 +220,7 @@ pub enum Format {
     V1,
     /// Version 2: a minimal perfect hash per layer and packed scores (`v2`).
     V2,
-    /// A compact shard ([`shard`]), held in memory as version 1.
+    /// A compact shard (a byte a score), held in memory as version 1.
     CompactShard,
 }
 
@@ -607,7 +604,7 @@ impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
     }
 
     /// Every entry, in ascending key order: canonical key and score. A version-2
-    /// book stores no keys: its layers are enumerated ([`layers::cached`]) and
+    /// book stores no keys: its layers are enumerated (once, then kept) and
     /// each position looked up, seconds for a book of depth 12.
     pub fn entries(&self) -> impl ExactSizeIterator<Item = (B, i32)> + '_ {
         match &self.raw.store {
@@ -820,6 +817,13 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
 
 #[cfg(test)]
 mod tests {
+    // The generation, the 128-bit keys, the committed shards and the layers'
+    // oracles, in files of their own under `tests/`.
+    mod committed_shards;
+    mod generation;
+    mod oracles;
+    mod wide_keys;
+
     use super::*;
     use crate::position::Position;
 

@@ -80,22 +80,10 @@ pub fn above_deepest<const W: usize, const H: usize, B: Bits>(book: &Book<W, H, 
         .count()
 }
 
-/// `count` distinct entries drawn at random (all of them if `count` is larger),
-/// the same for the same `seed`: (canonical key, score) pairs in draw order.
-pub fn sample<const W: usize, const H: usize, B: Bits>(
-    book: &Book<W, H, B>,
-    count: usize,
-    seed: u64,
-) -> Vec<(B, i32)> {
-    let mut all: Vec<(B, i32)> = book.entries().collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    all.shuffle(&mut rng);
-    all.truncate(count);
-    all
-}
-
-/// [`sample`] of the deepest layer only: the entries a book-free solve checks
-/// in reasonable time (the layers above are checked by [`consistency`]).
+/// `count` distinct entries of the deepest layer drawn at random (all of them if
+/// `count` is larger), the same for the same `seed`: (canonical key, score) pairs
+/// in draw order. A book-free solve checks these in reasonable time (the layers
+/// above are checked by [`consistency`]).
 pub fn sample_deepest<const W: usize, const H: usize, B: Bits>(
     book: &Book<W, H, B>,
     count: usize,
@@ -117,7 +105,7 @@ pub fn sample_deepest<const W: usize, const H: usize, B: Bits>(
 /// The answer of one re-solved entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {
-    /// Its index in the list given to [`resolve`].
+    /// Its index in the list of entries given to solve again.
     pub index: usize,
     /// A move string that reaches the position.
     pub moves: String,
