@@ -5,8 +5,8 @@
 
 use crate::common;
 
+use c4solver::bench::sig4;
 use c4solver::bench::{Difficulty, Stage, moves_left};
-use c4solver::bench::{expected, sig4};
 use c4solver::{Config, Mode, sized::Solver7x6};
 
 /// Solves the whole set, checks every answer and returns the mean node count.
@@ -23,7 +23,7 @@ fn run(name: &str, mode: Mode) -> f64 {
         for (i, e) in entries.iter().enumerate() {
             let s = solver.solve(&e.position, mode).unwrap();
             nodes += s.nodes;
-            if s.score != expected(mode, e.score) {
+            if s.score != mode.answer_for(e.score) {
                 wrong.push(format!(
                     "#{} {}: expected {}, got {}",
                     first + i + 1,

@@ -180,7 +180,8 @@ pub fn label<const W: usize, const H: usize, B: Bits>(
 }
 
 /// Generates `request.count` positions, solving candidates with `solver`: the
-/// first `count` of [`candidates`] that [`label`] keeps.
+/// first `count` of [`candidates`] that [`label`] keeps. The command line runs
+/// the same on the pool (`candidates_on`, `label_on`); the tests check it here.
 ///
 /// `tick(new, kept, tried)` is called after each candidate examined, with the
 /// position if it was kept. An impossible request (see [`Request::is_possible`])
@@ -189,7 +190,8 @@ pub fn label<const W: usize, const H: usize, B: Bits>(
 /// # Errors
 /// [`SolveError::Stopped`] as soon as the solver's stop flag is set (checked
 /// between candidates too); the positions kept before were passed to `tick`.
-pub fn generate<const W: usize, const H: usize, B: Bits>(
+#[cfg(test)]
+fn generate<const W: usize, const H: usize, B: Bits>(
     request: &Request,
     solver: &mut Solver<W, H, B>,
     mut tick: impl FnMut(Option<&Generated>, usize, usize),

@@ -184,16 +184,15 @@ pub mod lines {
 }
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
-/// score checked (`c4solver bench`), and generating new ones from random games;
-/// [`TestSets`](bench::TestSets), [`candidates_on`](bench::candidates_on) and
-/// [`label_on`](bench::label_on) on a board size chosen at run time.
+/// score checked ([`TestSets`](bench::TestSets), as `c4solver bench` does: a
+/// [`Report`](bench::Report) of figures, rounded for show by
+/// [`sig4`](bench::sig4)), and drawing and labelling new positions from random
+/// games ([`candidates_on`](bench::candidates_on),
+/// [`label_on`](bench::label_on), [`draws`](bench::draws)).
 pub mod bench {
     pub use crate::erased::bench::{TestSets, candidates_on, label_on};
-    pub use crate::generate::{Generated, Request, candidates, drawable, draws, generate, label};
-    pub use crate::harness::{
-        Mismatch, Report, Row, Setup, compare_markdown, expected, markdown, mode_name, run,
-        run_threads, sig4,
-    };
+    pub use crate::generate::{Generated, Request, drawable, draws};
+    pub use crate::harness::{Mismatch, Report, Row, Setup, sig4};
     pub use crate::testset::{
         Difficulty, Entry, Stage, TestSet, TestSetError, moves_left, moves_left_on,
     };

@@ -51,6 +51,25 @@ pub enum Mode {
     Weak,
 }
 
+impl Mode {
+    /// The mode's name in reports: `strong` or `weak`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Strong => "strong",
+            Mode::Weak => "weak",
+        }
+    }
+
+    /// The answer this mode gives for a position of strong score `score`: the
+    /// score itself, or its sign in weak mode.
+    pub fn answer_for(self, score: i32) -> i32 {
+        match self {
+            Mode::Strong => score,
+            Mode::Weak => score.signum(),
+        }
+    }
+}
+
 /// Which search to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum SolverKind {
