@@ -202,9 +202,9 @@ pub mod bench {
 /// Python package's and the book's tools run on, and the thread start that is
 /// safe when memory runs out.
 pub mod batch {
-    pub use crate::pool::{FromIter, Jobs, Next, POLL, PoolError, Worker, run};
+    pub use crate::pool::{FromIter, Jobs, Next, PoolError, Worker, run};
     pub use crate::solver::Helper;
-    pub use crate::threads::{ROOM, Running, Started, handshake, room};
+    pub use crate::threads::{Running, Started, handshake, room};
 }
 
 /// The internals the research tools measure (with the `research` feature): every

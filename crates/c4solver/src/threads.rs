@@ -17,8 +17,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 /// Address space a new thread may need: its stack (2 MB) and as much again.
 pub const ROOM: usize = 4 << 20;
 
-/// Whether [`ROOM`] bytes of address space can be had now: reserved and given
-/// back at once, touching no memory.
+/// Whether the address space a new thread may need (4 MB: its stack and as much
+/// again) can be had now: reserved and given back at once, touching no memory.
 ///
 /// # Errors
 /// [`io::ErrorKind::OutOfMemory`] if they cannot.
