@@ -6,7 +6,7 @@
 use crate::common;
 
 use c4solver::bench::sig4;
-use c4solver::bench::{Difficulty, Stage, moves_left};
+use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode, sized::Solver7x6};
 
 /// Solves the whole set, checks every answer and returns the mean node count.
@@ -99,7 +99,7 @@ mod pons_sets {
                 let n = e.position.moves_played();
                 assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
                 assert_eq!(
-                    Difficulty::of(moves_left(n, e.score)),
+                    Difficulty::of(moves_left_on(42, n, e.score)),
                     difficulty,
                     "{name} {} {}",
                     e.moves,

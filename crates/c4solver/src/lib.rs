@@ -171,7 +171,6 @@ pub mod sized {
     pub use crate::bits::Bits;
     pub use crate::books::{Book, Book7x6};
     pub use crate::input::{Query, parse_line, parse_pos};
-    pub use crate::moves::center_first;
     pub use crate::position::{Board, Playable, Position as Position7x6, column_symbol};
     pub use crate::solver::{KnownScores, Solver, Solver7x6, Stopped};
 }
@@ -194,7 +193,7 @@ pub mod bench {
     pub use crate::generate::{Generated, Request, drawable, draws};
     pub use crate::harness::{Mismatch, Report, Row, Setup, sig4};
     pub use crate::testset::{
-        Difficulty, Entry, Stage, TestSet, TestSetError, moves_left, moves_left_on,
+        Difficulty, Entry, Stage, TestSet, TestSetError, moves_left_on,
     };
 }
 
