@@ -192,9 +192,7 @@ pub mod bench {
     pub use crate::erased::bench::{TestSets, candidates_on, label_on};
     pub use crate::generate::{Generated, Request, drawable, draws};
     pub use crate::harness::{Mismatch, Report, Row, Setup, sig4};
-    pub use crate::testset::{
-        Difficulty, Entry, Stage, TestSet, TestSetError, moves_left_on,
-    };
+    pub use crate::testset::{Difficulty, Entry, Stage, TestSet, TestSetError, moves_left_on};
 }
 
 /// Work on several threads: the pool of workers the command line's batches, the

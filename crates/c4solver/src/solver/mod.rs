@@ -670,12 +670,14 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
         Ok(self.solve_playable(&pos, mode)?)
     }
 
-    /// [`Solver::solve`] of a position known to be playable: the one error left
-    /// is a stop.
+    /// [`Solver::solve`] of a position known to be playable, with no check for
+    /// four in a row: the library's fast path (a book's keys, a test set's
+    /// entries, an analysis's children); the one error left is a stop. A user's
+    /// [`Playable`] goes to [`Solver::solve`], which it derefs to.
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn solve_playable(
+    pub(crate) fn solve_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         mode: Mode,
@@ -725,7 +727,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn solve_window_playable(
+    pub(crate) fn solve_window_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         alpha: i32,
@@ -812,7 +814,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn search_window_playable(
+    pub(crate) fn search_window_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         alpha: i32,
