@@ -151,7 +151,7 @@ fn in_bucket<const W: usize, const H: usize, B: Bits>(
 /// positions of the stage ([`draws`] from its stones), each position at most
 /// once. The same seed gives the same sequence. Endless: the caller stops (see
 /// [`generate`]).
-pub fn candidates<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn candidates<const W: usize, const H: usize, B: Bits>(
     request: &Request,
 ) -> impl Iterator<Item = (String, Board<W, H, B>)> + Send + use<W, H, B> {
     draws::<W, H, B>(request.stage.stones_on(W * H), request.seed).flatten()
@@ -163,7 +163,7 @@ pub fn candidates<const W: usize, const H: usize, B: Bits>(
 ///
 /// # Errors
 /// [`SolveError::Stopped`] if the solver's stop flag is set.
-pub fn label<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn label<const W: usize, const H: usize, B: Bits>(
     solver: &mut Solver<W, H, B>,
     pos: &Board<W, H, B>,
     difficulty: Difficulty,

@@ -170,7 +170,7 @@ fn mismatch<const W: usize, const H: usize, B: Bits>(
 /// [`Config::check`] to fail before any work is done), or a worker thread that
 /// cannot start.
 #[allow(clippy::too_many_arguments)] // the run's inputs and the thread count
-pub fn run_threads<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn run_threads<const W: usize, const H: usize, B: Bits>(
     setups: &[Setup],
     book: Option<&Book<W, H, B>>,
     modes: &[Mode],

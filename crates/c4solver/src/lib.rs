@@ -201,7 +201,7 @@ pub mod bench {
 pub mod batch {
     pub use crate::pool::{FromIter, Jobs, Next, PoolError, Worker, run};
     pub use crate::solver::Helper;
-    pub use crate::threads::{Running, Started, handshake, room};
+    pub use crate::threads::spawn_scoped;
 }
 
 /// The internals the research tools measure (with the `research` feature): every

@@ -33,7 +33,7 @@ pub struct Disagreement<B = u64> {
 ///
 /// # Errors
 /// [`super::BookError::Shard`] for a shard (it has one layer only).
-pub fn consistency<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn consistency<const W: usize, const H: usize, B: Bits>(
     book: &Book<W, H, B>,
 ) -> Result<Vec<Disagreement<B>>, super::BookError> {
     book.require_whole()?;
@@ -71,7 +71,9 @@ pub fn consistency<const W: usize, const H: usize, B: Bits>(
 
 /// The number of entries [`consistency`] checks: those with fewer stones than
 /// the book's depth (the deepest layer has no moves' entries to compare with).
-pub fn above_deepest<const W: usize, const H: usize, B: Bits>(book: &Book<W, H, B>) -> usize {
+pub(crate) fn above_deepest<const W: usize, const H: usize, B: Bits>(
+    book: &Book<W, H, B>,
+) -> usize {
     let depth = book.depth();
     book.entries()
         .filter(|&(key, _)| {
@@ -84,7 +86,7 @@ pub fn above_deepest<const W: usize, const H: usize, B: Bits>(book: &Book<W, H, 
 /// `count` is larger), the same for the same `seed`: (canonical key, score) pairs
 /// in draw order. A book-free solve checks these in reasonable time (the layers
 /// above are checked by [`consistency`]).
-pub fn sample_deepest<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn sample_deepest<const W: usize, const H: usize, B: Bits>(
     book: &Book<W, H, B>,
     count: usize,
     seed: u64,
@@ -124,7 +126,7 @@ pub struct Checked {
 ///
 /// # Errors
 /// A table that cannot be built, or threads that cannot start.
-pub fn resolve<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn resolve<const W: usize, const H: usize, B: Bits>(
     entries: &[(B, i32)],
     config: Config,
     threads: usize,
