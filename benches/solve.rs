@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use c4solver::bench::TestSet;
-use c4solver::bench::expected;
 use c4solver::{Config, Mode, SolverKind, sized::Solver7x6};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -39,13 +38,13 @@ fn bench_sets(c: &mut Criterion) {
         group.sample_size(10);
         for set in sets {
             for mode in [Mode::Strong, Mode::Weak] {
-                let id = format!("{}/{}", set.name, c4solver::bench::mode_name(mode));
+                let id = format!("{}/{}", set.name, mode.name());
                 group.bench_function(id, |b| {
                     b.iter(|| {
                         let mut nodes = 0;
                         for e in &set.entries {
                             let s = solver.solve(&e.position, mode).unwrap();
-                            assert_eq!(s.score, expected(mode, e.score), "{}", e.moves);
+                            assert_eq!(s.score, mode.answer_for(e.score), "{}", e.moves);
                             nodes += s.nodes;
                         }
                         nodes

@@ -2,7 +2,7 @@
 //! changed: reading never panics, and a book that is accepted answers every
 //! look-up with a score its position can have.
 //!
-//! Invariants checked (what `book/mod.rs` promises):
+//! Invariants checked (what `books/mod.rs` promises):
 //! * `Book::from_bytes` returns `Ok` or an error, for any bytes;
 //! * an accepted book's entries are strictly ascending, each the canonical key of
 //!   a position with no four and a stone count inside the header's range, with a

@@ -59,23 +59,14 @@ pub fn run<T: Send>(
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::sync_channel(1);
-        let (started, running) = threads::handshake();
-        threads::room()
-            .and_then(|()| {
-                std::thread::Builder::new()
-                    .name("c4solver-search".into())
-                    .spawn_scoped(scope, move || {
-                        started.now();
-                        // The receiver is gone only once the caller has left with an error.
-                        let _ = tx.send(search());
-                    })
-            })
-            .map_err(|e| {
-                pyo3::exceptions::PyMemoryError::new_err(format!(
-                    "cannot start the search thread: {e}"
-                ))
-            })?;
-        running.wait();
+        // Returns once the thread runs.
+        threads::spawn_scoped(scope, "c4solver-search".into(), move || {
+            // The receiver is gone only once the caller has left with an error.
+            let _ = tx.send(search());
+        })
+        .map_err(|e| {
+            pyo3::exceptions::PyMemoryError::new_err(format!("cannot start the search thread: {e}"))
+        })?;
         loop {
             let (back, answer) = py.detach(move || wait(rx, Some(POLL)));
             rx = back;

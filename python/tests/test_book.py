@@ -45,7 +45,7 @@ def test_the_empty_board_is_its_own_layer():
 
 def shard(path, moves, score):
     """Writes a version-1 shard of one 7x6 entry (the book format of
-    crates/c4solver/src/book/mod.rs): `moves`' canonical key and `score`."""
+    crates/c4solver/src/books/mod.rs): `moves`' canonical key and `score`."""
     p = c4solver.Position(moves)
     key = min(p.key, p.mirror().key)
     stones = len(p)

@@ -2,7 +2,6 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
-use c4solver::bench as harness;
 use c4solver::parse_line_on;
 use c4solver::{Answer, Mode, Solver};
 use serde::Serialize;
@@ -116,14 +115,14 @@ pub fn answer(
     let answer = solver.answer(q.moves, &q.position, mode, args.pv).ok()?;
     let score = answer.score;
     let mut outcome = Exit::Ok;
-    let want = q.expected.map(|e| harness::expected(mode, e));
+    let want = q.expected.map(|e| mode.answer_for(e));
     let ok = want.is_none_or(|w| w == score);
     if !ok {
         outcome = Exit::BadInput;
         item.err = Some(format!(
             "c4solver: {}: {} score {} differs from expected {}\n",
             line.place(),
-            harness::mode_name(mode),
+            mode.name(),
             score,
             want.unwrap_or_default()
         ));

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use c4solver::bench::{self as harness, Report, Setup, TestSets};
+use c4solver::bench::{Report, Setup, TestSets};
 use c4solver::{Mode, Size};
 
 use super::Exit;
@@ -144,9 +144,9 @@ fn write_report(
         return out.flush();
     }
     if compare {
-        write!(out, "{}", harness::compare_markdown(report))?;
+        write!(out, "{}", super::markdown::compare_markdown(report))?;
     } else {
-        write!(out, "{}", harness::markdown(report))?;
+        write!(out, "{}", super::markdown::markdown(report))?;
     }
     if report.interrupted {
         writeln!(

@@ -8,6 +8,7 @@ mod bench;
 mod book;
 mod engine;
 mod generate;
+mod markdown;
 mod output;
 mod play;
 mod progress;

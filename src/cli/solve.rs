@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use c4solver::TableStats;
-use c4solver::bench as harness;
 use c4solver::parse_line_on;
 use c4solver::{Mode, Solver};
 
@@ -115,14 +114,14 @@ pub fn answer(
     // Parsed lines hold playable positions: a stop is the one way to fail.
     let s = solver.solve(&q.position, mode).ok()?;
     let mut outcome = Exit::Ok;
-    let want = q.expected.map(|e| harness::expected(mode, e));
+    let want = q.expected.map(|e| mode.answer_for(e));
     let ok = want.is_none_or(|w| w == s.score);
     if !ok {
         outcome = Exit::BadInput;
         item.err = Some(format!(
             "c4solver: {}: {} score {} differs from expected {}\n",
             line.place(),
-            harness::mode_name(mode),
+            mode.name(),
             s.score,
             want.unwrap_or_default()
         ));

@@ -19,7 +19,6 @@
 use crate::common;
 
 use c4solver::bench::Entry;
-use c4solver::bench::expected;
 use c4solver::{Config, Mode, SolveError, StopFlag, sized::Position7x6, sized::Solver7x6};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,7 +49,7 @@ fn oracle_scores(oracle: &mut Solver7x6, pos: &Position7x6, mode: Mode) -> [Opti
             return None;
         }
         if pos.is_winning_move(c) {
-            return Some(expected(mode, pos.win_next_score()));
+            return Some(mode.answer_for(pos.win_next_score()));
         }
         let mut child = *pos;
         child.play_col(c);
@@ -119,7 +118,7 @@ fn check_entry(analyst: &mut Solver7x6, oracle: &mut Solver7x6, e: &Entry, thoro
         let a = analyst.analyze(pos, mode).unwrap();
         let want = oracle_scores(oracle, pos, mode);
         assert_eq!(a.scores(), want, "{} {mode:?}", e.moves);
-        assert_eq!(a.score(), expected(mode, e.score), "{} {mode:?}", e.moves);
+        assert_eq!(a.score(), mode.answer_for(e.score), "{} {mode:?}", e.moves);
         let top = want.iter().flatten().max().copied().unwrap();
         let argmax: Vec<usize> = (0..7).filter(|&c| want[c] == Some(top)).collect();
         assert_eq!(a.best_moves(), argmax, "{} {mode:?}", e.moves);

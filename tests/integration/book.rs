@@ -1,114 +1,23 @@
-//! The built-in 7x6 book against independent oracles: its layers against each
-//! other, the published numbers of positions per ply, John Tromp's 8-ply
-//! database, connect-four-ai's embedded book and its solver, Pascal Pons'
-//! labelled sets, and book-free null-window searches on a random sample of its
-//! deepest layer.
+//! The built-in 7x6 book against independent oracles, through the public API: its
+//! layers against each other, connect-four-ai's embedded book and its solver,
+//! Pascal Pons' labelled sets, and book-free null-window searches on a random
+//! sample of its deepest layer. (Its layers against the published numbers of
+//! positions per ply and John Tromp's 8-ply database: the library's unit tests,
+//! `books::tests::layers`.)
 
 use crate::common;
 
-use c4solver::book::layers;
-use c4solver::book::verify;
-use c4solver::{Config, Mode, sized::Book7x6, sized::Position7x6, sized::Solver7x6};
+use c4solver::{Book, Config, Mode, Size, sized::Book7x6, sized::Position7x6, sized::Solver7x6};
 
 fn builtin() -> Book7x6 {
     Book7x6::builtin().expect("the built-in book checks out")
 }
 
-/// OEIS A212693, "Number of legal 7 X 6 Connect-Four positions after n plies"
-/// (John Tromp): legal positions include those where the last move just made
-/// four in a row, which the book leaves out (the game is over, there is no score).
-const LEGAL_AFTER_PLIES: [u64; 13] = [
-    1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623, 4568683, 12236101,
-];
-
-/// A position and its mirror image count as two.
-fn weight(p: &Position7x6) -> u64 {
-    if p.mirror().key() == p.key() { 1 } else { 2 }
-}
-
-#[test]
-fn layers_count_the_published_positions_per_ply() {
-    // Enumerated independently of the book's scores: the positions of each ply,
-    // plus those a winning move just ended, are the published legal positions.
-    let ls = layers::<7, 6, u64>(12);
-    for (plies, want) in LEGAL_AFTER_PLIES.iter().enumerate() {
-        let open: u64 = ls[plies]
-            .iter()
-            .map(|&k| weight(&Position7x6::from_key(k).unwrap()))
-            .sum();
-        let mut ended = std::collections::HashSet::with_capacity(ls[plies].len() / 2);
-        if plies > 0 {
-            for &k in &ls[plies - 1] {
-                let p = Position7x6::from_key(k).unwrap();
-                for col in (0..7).filter(|&c| p.can_play(c) && p.is_winning_move(c)) {
-                    let mut q = p;
-                    q.play_col(col);
-                    ended.insert(q.key());
-                    ended.insert(q.mirror().key());
-                }
-            }
-        }
-        assert_eq!(open + ended.len() as u64, *want, "{plies} plies");
-    }
-}
-
-#[test]
-fn the_book_holds_every_layer_position() {
-    let book = builtin();
-    let ls = layers::<7, 6, u64>(book.depth());
-    let counts = book.by_stones();
-    assert_eq!(counts.len(), book.depth() + 1);
-    let mut entries = 0;
-    for (stones, layer) in ls.iter().enumerate() {
-        let want: u64 = layer
-            .iter()
-            .map(|&k| weight(&Position7x6::from_key(k).unwrap()))
-            .sum();
-        assert_eq!(counts[stones].total(), want, "{stones} stones");
-        assert!(layer.iter().all(|&k| book.score_of_key(k).is_some()));
-        entries += layer.len();
-    }
-    assert_eq!(book.len(), entries);
-    // Version 2: every position of every layer has a slot of its own in its
-    // layer's hash, and a score it can have.
-    assert_eq!(book.format(), c4solver::book::Format::V2);
-    book.check_positions().unwrap();
-    // The empty board: a first-player win.
-    assert_eq!((counts[0].won, counts[0].drawn, counts[0].lost), (1, 0, 0));
-}
-
 #[test]
 fn every_entry_is_the_best_of_its_moves() {
-    let book = builtin();
-    let bad = verify::consistency(&book).unwrap();
+    let book = Book::builtin(Size::STANDARD).unwrap();
+    let bad = book.consistency().unwrap();
     assert!(bad.is_empty(), "{:?}", &bad[..bad.len().min(10)]);
-}
-
-/// John Tromp's 8-ply database (the UCI "Connect-4" data set) holds the 8-stone
-/// positions, one per mirror pair, in which neither player has won and the next
-/// move is not forced: the first player, to move, cannot win at once and the
-/// second player has no winning cell the first must fill. 67,557 positions:
-/// 44,473 won, 16,635 lost and 6,449 drawn for the first player.
-#[test]
-fn tromps_8_ply_database() {
-    let ls = layers::<7, 6, u64>(8);
-    let subset: Vec<Position7x6> = ls[8]
-        .iter()
-        .map(|&k| Position7x6::from_key(k).unwrap())
-        .filter(|p| !p.can_win_next() && p.opponent_winning_position() & p.possible() == 0)
-        .collect();
-    assert_eq!(subset.len(), 67_557);
-    let book = builtin();
-    assert!(book.depth() >= 8, "the outcomes need a book of 8 stones");
-    let (mut won, mut drawn, mut lost) = (0, 0, 0);
-    for p in &subset {
-        match book.score(p).expect("in the book").signum() {
-            1 => won += 1,
-            0 => drawn += 1,
-            _ => lost += 1,
-        }
-    }
-    assert_eq!((won, lost, drawn), (44_473, 16_635, 6_449));
 }
 
 /// connect-four-ai 1.0 (a Rust port of Pons' final solver that shares no code with
@@ -120,11 +29,9 @@ fn every_entry_agrees_with_connect_four_ai() {
     let book = builtin();
     let mut other = OtherSolver::new();
     let mut checked = 0;
-    for (key, score) in book.entries() {
-        if Position7x6::from_key(key).unwrap().moves_played() > 8 {
-            continue;
-        }
-        let moves = c4solver::book::moves_to::<7, 6, u64>(key).expect("reachable");
+    // Each entry of at most 8 stones, with the moves that reach it.
+    for row in (0..=book.depth().min(8)).flat_map(|stones| book.rows(stones, false)) {
+        let (moves, score) = row.expect("reachable");
         let p = OtherPosition::from_moves(&moves).unwrap();
         other.reset();
         assert_eq!(i32::from(other.solve(&p)), score, "{moves}");
@@ -185,12 +92,12 @@ fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
 /// not more. `c4solver book verify --sample 5000 FILE` re-solves any sample.
 #[test]
 fn a_sample_of_the_deepest_layer_agrees_with_book_free_searches() {
-    let book = builtin();
+    let book = Book::builtin(Size::STANDARD).unwrap();
     assert!(book.depth() >= 8, "no cheap layer to sample");
-    let deepest: Vec<(u64, i32)> = verify::sample(&book, book.len(), 7)
+    let deepest: Vec<(u64, i32)> = book
+        .sample_deepest(200, 7)
         .into_iter()
-        .filter(|&(k, _)| Position7x6::from_key(k).unwrap().moves_played() == book.depth())
-        .take(200)
+        .map(|(k, score)| (k as u64, score))
         .collect();
     assert_eq!(deepest.len(), 200);
     // Shared out among the cores, one solver each (every search clears its table).

@@ -12,6 +12,15 @@ use std::time::{Duration, Instant};
 
 use c4solver::sized::Book7x6;
 
+/// A book file of `tests/data/books/`, written by the library: a 5x4 book of
+/// one entry, and 7x6 shards 1 of 2 of one 4-stone entry each ("1234" scored 0,
+/// "1123" scored -2).
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/books")
+        .join(name)
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("book-cli");
     std::fs::create_dir_all(&dir).unwrap();
@@ -47,7 +56,7 @@ fn bad_book_files_are_clear_errors() {
         ("not-a-book", b"4455 18\n".repeat(8), "bad magic"),
         (
             "other-board",
-            c4solver::book::encode::<5, 4, u64>(0, 0, (1, 1), &[(0, 1)]),
+            std::fs::read(data("5x4-one-entry.c4book")).unwrap(),
             "for a 5x4 board, not 7x6",
         ),
     ];
@@ -129,15 +138,9 @@ fn bench_with_the_book_shows_both_side_by_side() {
 #[test]
 fn book_merge_checks_its_shards() {
     // One shard of two: refused, naming the missing one.
-    let key = c4solver::sized::Position7x6::parse("1234")
-        .unwrap()
-        .canonical_key();
+    // The shard holds one entry, "1234" scored 0.
     let shard = scratch("shard-1-of-2.c4book");
-    std::fs::write(
-        &shard,
-        c4solver::book::encode::<7, 6, u64>(4, 4, (1, 2), &[(key, 0)]),
-    )
-    .unwrap();
+    std::fs::copy(data("7x6-shard-1-of-2-1234.c4book"), &shard).unwrap();
     let out = scratch("merged.c4book");
     let o = run_stdin(
         &[
@@ -400,11 +403,7 @@ fn book_export_reads_a_book_file_a_shard_too() {
         .unwrap()
         .canonical_key();
     let shard = scratch("export-shard.c4book");
-    std::fs::write(
-        &shard,
-        c4solver::book::encode::<7, 6, u64>(4, 4, (1, 2), &[(key, -2)]),
-    )
-    .unwrap();
+    std::fs::copy(data("7x6-shard-1-of-2-1123.c4book"), &shard).unwrap();
     let path = shard.to_str().unwrap();
     let o = run_stdin(&["book", "export", path, "--mirrors"], "");
     assert!(o.status.success(), "{}", text(&o.stderr));

@@ -5,7 +5,7 @@ use crate::common;
 
 use std::collections::HashSet;
 
-use c4solver::bench::{Difficulty, Stage, moves_left};
+use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode, SolverKind, sized::Solver7x6};
 
 /// Positions in `begin-medium`.
@@ -29,7 +29,7 @@ fn check(
         let n = e.position.moves_played();
         assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
         assert_eq!(
-            Difficulty::of(moves_left(n, e.score)),
+            Difficulty::of(moves_left_on(42, n, e.score)),
             difficulty,
             "{name} {}",
             e.moves

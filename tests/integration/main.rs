@@ -11,8 +11,6 @@ mod answer;
 mod api;
 mod book;
 mod book_cli;
-mod book_generate;
-mod book_shards;
 mod book_wide;
 mod bundled;
 mod cli;

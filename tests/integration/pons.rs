@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use c4solver::bench::{Difficulty, Stage, moves_left};
-use c4solver::bench::{expected, sig4};
+use c4solver::bench::sig4;
+use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode, sized::Solver7x6};
 
 /// Solves the whole set, checks every answer and returns the mean node count.
@@ -23,7 +23,7 @@ fn run(name: &str, mode: Mode) -> f64 {
         for (i, e) in entries.iter().enumerate() {
             let s = solver.solve(&e.position, mode).unwrap();
             nodes += s.nodes;
-            if s.score != expected(mode, e.score) {
+            if s.score != mode.answer_for(e.score) {
                 wrong.push(format!(
                     "#{} {}: expected {}, got {}",
                     first + i + 1,
@@ -99,7 +99,7 @@ mod pons_sets {
                 let n = e.position.moves_played();
                 assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
                 assert_eq!(
-                    Difficulty::of(moves_left(n, e.score)),
+                    Difficulty::of(moves_left_on(42, n, e.score)),
                     difficulty,
                     "{name} {} {}",
                     e.moves,

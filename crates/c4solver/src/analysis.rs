@@ -121,8 +121,8 @@ impl<const W: usize, const H: usize, B: Bits> Analysis<W, H, B> {
     }
 
     /// One best move: of the columns with the top score, the one nearest the
-    /// centre, the left one of two equally near (the order the searches prefer,
-    /// [`center_first`]); `None` on a full board.
+    /// centre, the left one of two equally near (the order the searches prefer);
+    /// `None` on a full board.
     pub fn best_move(&self) -> Option<usize> {
         best_column(&self.scores)
     }
@@ -450,7 +450,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`](crate::StopFlag) was set.
-    pub fn analyze_playable(
+    pub(crate) fn analyze_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         mode: Mode,

@@ -151,7 +151,7 @@ fn in_bucket<const W: usize, const H: usize, B: Bits>(
 /// positions of the stage ([`draws`] from its stones), each position at most
 /// once. The same seed gives the same sequence. Endless: the caller stops (see
 /// [`generate`]).
-pub fn candidates<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn candidates<const W: usize, const H: usize, B: Bits>(
     request: &Request,
 ) -> impl Iterator<Item = (String, Board<W, H, B>)> + Send + use<W, H, B> {
     draws::<W, H, B>(request.stage.stones_on(W * H), request.seed).flatten()
@@ -163,7 +163,7 @@ pub fn candidates<const W: usize, const H: usize, B: Bits>(
 ///
 /// # Errors
 /// [`SolveError::Stopped`] if the solver's stop flag is set.
-pub fn label<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn label<const W: usize, const H: usize, B: Bits>(
     solver: &mut Solver<W, H, B>,
     pos: &Board<W, H, B>,
     difficulty: Difficulty,
@@ -180,7 +180,8 @@ pub fn label<const W: usize, const H: usize, B: Bits>(
 }
 
 /// Generates `request.count` positions, solving candidates with `solver`: the
-/// first `count` of [`candidates`] that [`label`] keeps.
+/// first `count` of [`candidates`] that [`label`] keeps. The command line runs
+/// the same on the pool (`candidates_on`, `label_on`); the tests check it here.
 ///
 /// `tick(new, kept, tried)` is called after each candidate examined, with the
 /// position if it was kept. An impossible request (see [`Request::is_possible`])
@@ -189,7 +190,8 @@ pub fn label<const W: usize, const H: usize, B: Bits>(
 /// # Errors
 /// [`SolveError::Stopped`] as soon as the solver's stop flag is set (checked
 /// between candidates too); the positions kept before were passed to `tick`.
-pub fn generate<const W: usize, const H: usize, B: Bits>(
+#[cfg(test)]
+fn generate<const W: usize, const H: usize, B: Bits>(
     request: &Request,
     solver: &mut Solver<W, H, B>,
     mut tick: impl FnMut(Option<&Generated>, usize, usize),

@@ -1,5 +1,6 @@
 //! The benchmark harness: runs test sets through solver configurations, checks
-//! every score and builds the tutorial's tables (mean time, mean nodes, K pos/s).
+//! every score and gives the tutorial's figures (mean time, mean nodes, K pos/s;
+//! the command line lays them out as tables).
 
 use crate::sized::Bits;
 use std::sync::Mutex;
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::book::Book;
+use crate::books::Book;
 use crate::pool::{self, FromIter, PoolError, Worker};
 use crate::solver::{Config, Mode, Solver, StopFlag};
 use crate::table::{TableError, TableStats};
@@ -84,29 +85,13 @@ pub struct Report {
     pub interrupted: bool,
 }
 
-/// The name of a mode in reports.
-pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Strong => "strong",
-        Mode::Weak => "weak",
-    }
-}
-
-/// The answer a mode must give for a position of strong score `score`.
-pub fn expected(mode: Mode, score: i32) -> i32 {
-    match mode {
-        Mode::Strong => score,
-        Mode::Weak => score.signum(),
-    }
-}
-
 /// One configuration of a run, and whether its solver answers from the opening
 /// book before it searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The search and its table.
     pub config: Config,
-    /// Answer from the book given to [`run`] (the built-in one if none).
+    /// Answer from the book given to the run (the built-in one if none).
     pub book: bool,
 }
 
@@ -152,11 +137,11 @@ fn mismatch<const W: usize, const H: usize, B: Bits>(
     got: i32,
 ) -> Option<Mismatch> {
     let e = &set.entries[i];
-    let want = expected(mode, e.score);
+    let want = mode.answer_for(e.score);
     (got != want).then(|| Mismatch {
         solver: solver_name(setup),
         config: setup.config.label(),
-        mode: mode_name(mode),
+        mode: mode.name(),
         set: set.name.clone(),
         index: i + 1,
         moves: e.moves.clone(),
@@ -165,7 +150,11 @@ fn mismatch<const W: usize, const H: usize, B: Bits>(
     })
 }
 
-/// Runs every set through every configuration in every mode.
+/// Runs every set through every configuration in every mode, with `threads`
+/// workers per set ([`pool::run`]), each with its own solver of the setup's
+/// configuration (whose `table_mb` is each worker's), solving one position at a
+/// time: with more than one, the rows give throughput (see [`Row::threads`]).
+/// Node counts and scores are the same on any number of workers.
 ///
 /// The setups that take the book answer from `book`, or from the built-in book
 /// if `None`.
@@ -180,27 +169,8 @@ fn mismatch<const W: usize, const H: usize, B: Bits>(
 /// A configuration whose table cannot be built (check them first with
 /// [`Config::check`] to fail before any work is done), or a worker thread that
 /// cannot start.
-pub fn run<const W: usize, const H: usize, B: Bits>(
-    setups: &[Setup],
-    book: Option<&Book<W, H, B>>,
-    modes: &[Mode],
-    sets: &[TestSet<W, H, B>],
-    limit: Option<usize>,
-    stop: &StopFlag,
-    tick: impl FnMut() + Send,
-) -> Result<Report, TableError> {
-    run_threads(setups, book, modes, sets, limit, stop, 1, tick)
-}
-
-/// [`run`] with `threads` workers per set ([`pool::run`]), each with its own
-/// solver of the setup's configuration (whose `table_mb` is each worker's),
-/// solving one position at a time: with more than one, the rows give throughput
-/// (see [`Row::threads`]). Node counts and scores are those of [`run`].
-///
-/// # Errors
-/// As [`run`].
-#[allow(clippy::too_many_arguments)] // `run`'s arguments and the thread count
-pub fn run_threads<const W: usize, const H: usize, B: Bits>(
+#[allow(clippy::too_many_arguments)] // the run's inputs and the thread count
+pub(crate) fn run_threads<const W: usize, const H: usize, B: Bits>(
     setups: &[Setup],
     book: Option<&Book<W, H, B>>,
     modes: &[Mode],
@@ -322,7 +292,7 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
                 solver: solver_name(setup),
                 config: setup.config.label(),
                 default_table: setup.config.is_default_table(),
-                mode: mode_name(mode),
+                mode: mode.name(),
                 set: set.name.clone(),
                 positions: solved,
                 planned: n,
@@ -341,19 +311,6 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
         });
         Ok((row, solved < n))
     }
-}
-
-/// The tutorial's name for a test set file (`Test_L3_R1` is End-Easy), if known.
-pub(crate) fn bucket_name(file: &str) -> Option<&'static str> {
-    Some(match file {
-        "Test_L3_R1" | "end-easy" => "End-Easy",
-        "Test_L2_R1" | "middle-easy" => "Middle-Easy",
-        "Test_L2_R2" | "middle-medium" => "Middle-Medium",
-        "Test_L1_R1" | "begin-easy" => "Begin-Easy",
-        "Test_L1_R2" | "begin-medium" => "Begin-Medium",
-        "Test_L1_R3" | "begin-hard" => "Begin-Hard",
-        _ => return None,
-    })
 }
 
 /// Rounds `x` to 4 significant digits and writes it with thousands separators:
@@ -395,186 +352,6 @@ pub fn sig4(x: f64) -> String {
     match frac {
         Some(f) => format!("{sign}{grouped}.{f}"),
         None => format!("{sign}{grouped}"),
-    }
-}
-
-/// A duration in seconds with a unit and 4 significant digits: `12.40 μs`,
-/// `5.806 ms`, `1.234 s`.
-pub(crate) fn format_time(secs: f64) -> String {
-    if secs < 1e-3 {
-        format!("{} μs", sig4(secs * 1e6))
-    } else if secs < 1.0 {
-        format!("{} ms", sig4(secs * 1e3))
-    } else {
-        format!("{} s", sig4(secs))
-    }
-}
-
-/// The markdown tables, one block per mode, laid out like the tutorial's.
-pub fn markdown(report: &Report) -> String {
-    let mut out = String::new();
-    for mode in ["strong", "weak"] {
-        let rows: Vec<&Row> = report.rows.iter().filter(|r| r.mode == mode).collect();
-        if rows.is_empty() {
-            continue;
-        }
-        match rows[0].threads {
-            1 => out.push_str(&format!("### {} solver\n\n", capitalize(mode))),
-            t => out.push_str(&format!(
-                "### {} solver, {t} threads (throughput: wall time per position)\n\n",
-                capitalize(mode)
-            )),
-        }
-        out.push_str("|Solver|Test Set name|mean time|mean nb pos|K pos/s|\n");
-        out.push_str("|---|---|---|---:|---:|\n");
-        for r in &rows {
-            let mut name = match bucket_name(&r.set) {
-                Some(b) if b != r.set => format!("{} ({b})", r.set),
-                _ => r.set.clone(),
-            };
-            if r.positions < r.planned {
-                name.push_str(&format!(", {} of {} (interrupted)", r.positions, r.planned));
-            }
-            // Each solver's default table goes unnamed.
-            let solver = if r.default_table {
-                r.solver.clone()
-            } else {
-                format!("{} {}", r.solver, r.config)
-            };
-            out.push_str(&format!(
-                "|{}|{}|{}|{}|{}|\n",
-                solver,
-                name,
-                format_time(r.mean_time_s),
-                sig4(r.mean_nodes),
-                sig4(r.kpos_per_s)
-            ));
-        }
-        out.push('\n');
-        out.push_str(&comparison(&rows));
-    }
-    out
-}
-
-/// The comparison tables of `bench --compare`: per mode and test set, one row per
-/// configuration with mean time, mean nodes, nodes relative to the reference
-/// configuration (`upper/always/64`, or the first row if it was not run), K pos/s
-/// and the table statistics (hit rate and cutoff rate per probe, hinted nodes per
-/// probe, share of hints that cut, mean occupancy).
-pub fn compare_markdown(report: &Report) -> String {
-    let mut out = String::new();
-    for mode in ["strong", "weak"] {
-        let mut sets: Vec<&str> = Vec::new();
-        for r in report.rows.iter().filter(|r| r.mode == mode) {
-            if !sets.contains(&r.set.as_str()) {
-                sets.push(&r.set);
-            }
-        }
-        for set in sets {
-            let rows: Vec<&Row> = report
-                .rows
-                .iter()
-                .filter(|r| r.mode == mode && r.set == set)
-                .collect();
-            let reference = rows
-                .iter()
-                .find(|r| {
-                    r.solver == "reference"
-                        && (r.config == "upper/always/64" || r.config == "upper/always/64/keep")
-                })
-                .copied()
-                .unwrap_or(rows[0]);
-            let name = match bucket_name(set) {
-                Some(b) if b != set => format!("{set} ({b})"),
-                _ => set.to_string(),
-            };
-            out.push_str(&format!(
-                "### {} solver, {name}, {} positions\n\n",
-                capitalize(mode),
-                reference.positions
-            ));
-            out.push_str(&format!(
-                "|Solver|Table|mean time|mean nb pos|total nodes|nodes vs {}|K pos/s|hit rate|cutoff rate|hints|hint cuts|hashfull|\n",
-                reference.config
-            ));
-            out.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for r in rows {
-                let rel = if reference.mean_nodes > 0.0 {
-                    r.mean_nodes / reference.mean_nodes
-                } else {
-                    0.0
-                };
-                let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-                let (hit, cut, hints, hint_cuts, full) = match &r.stats {
-                    Some(st) => (
-                        pct(st.hit_rate()),
-                        pct(st.cutoff_rate()),
-                        pct(st.hint_rate()),
-                        pct(st.hint_cut_rate()),
-                        format!("{:.0}", st.mean_hashfull()),
-                    ),
-                    None => Default::default(),
-                };
-                out.push_str(&format!(
-                    "|{}|{}|{}|{}|{}|{:.3}|{}|{hit}|{cut}|{hints}|{hint_cuts}|{full}|\n",
-                    r.solver,
-                    r.config,
-                    format_time(r.mean_time_s),
-                    sig4(r.mean_nodes),
-                    r.total_nodes,
-                    rel,
-                    sig4(r.kpos_per_s),
-                ));
-            }
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// With several configurations, a table of each one's mean nodes and mean time
-/// divided by the first configuration's on the same set (`0.5000` = half). Empty
-/// with a single configuration.
-fn comparison(rows: &[&Row]) -> String {
-    let Some(first) = rows.first().map(|r| r.solver.as_str()) else {
-        return String::new();
-    };
-    if rows.iter().all(|r| r.solver == first) {
-        return String::new();
-    }
-    let mut out = format!("|Solver|Test Set name|nodes vs {first}|time vs {first}|\n");
-    out.push_str("|---|---|---:|---:|\n");
-    for r in rows.iter().filter(|r| r.solver != first) {
-        let Some(base) = rows
-            .iter()
-            .find(|b| b.solver == first && b.set == r.set && b.positions == r.positions)
-        else {
-            continue;
-        };
-        let ratio = |x: f64, y: f64| {
-            if y > 0.0 {
-                sig4(x / y)
-            } else {
-                "-".to_string()
-            }
-        };
-        out.push_str(&format!(
-            "|{}|{}|{}|{}|\n",
-            r.solver,
-            r.set,
-            ratio(r.mean_nodes, base.mean_nodes),
-            ratio(r.mean_time_s, base.mean_time_s)
-        ));
-    }
-    out.push('\n');
-    out
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 
@@ -659,54 +436,5 @@ mod tests {
         assert_eq!(sig4(9.99996), "10.00");
         assert_eq!(sig4(1234.4), "1,234");
         assert_eq!(sig4(0.5), "0.5000");
-    }
-
-    fn row(solver: &str, set: &str, time: f64, nodes: f64) -> Row {
-        Row {
-            solver: solver.to_string(),
-            config: String::new(),
-            default_table: true,
-            mode: "strong",
-            set: set.to_string(),
-            positions: 10,
-            planned: 10,
-            mean_time_s: time,
-            mean_nodes: nodes,
-            total_nodes: (nodes * 10.0) as u64,
-            kpos_per_s: 0.0,
-            mismatches: 0,
-            stats: None,
-            threads: 1,
-        }
-    }
-
-    #[test]
-    fn ratios_against_the_first_configuration() {
-        let report = Report {
-            rows: vec![
-                row("reference", "Test_L3_R1", 2e-3, 100.0),
-                row("reference", "Test_L2_R1", 1.0, 1000.0),
-                row("tuned", "Test_L3_R1", 1e-3, 50.0),
-                row("tuned", "Test_L2_R1", 0.01, 1.0),
-            ],
-            ..Report::default()
-        };
-        let md = markdown(&report);
-        assert!(md.contains("|Solver|Test Set name|nodes vs reference|time vs reference|"));
-        assert!(md.contains("|tuned|Test_L3_R1|0.5000|0.5000|"), "{md}");
-        assert!(md.contains("|tuned|Test_L2_R1|0.001000|0.01000|"), "{md}");
-        let single = Report {
-            rows: vec![row("tuned", "Test_L3_R1", 1e-3, 50.0)],
-            ..Report::default()
-        };
-        assert!(!markdown(&single).contains("vs"));
-    }
-
-    #[test]
-    fn time_units() {
-        assert_eq!(format_time(12.4e-6), "12.40 μs");
-        assert_eq!(format_time(5.806e-3), "5.806 ms");
-        assert_eq!(format_time(1.2344), "1.234 s");
-        assert_eq!(format_time(112.04e-3), "112.0 ms");
     }
 }

@@ -120,7 +120,7 @@ struct ReadmeDoctests;
 mod analysis;
 mod answer;
 mod bits;
-pub mod book;
+mod books;
 mod cpu;
 mod erased;
 mod generate;
@@ -137,7 +137,7 @@ mod threads;
 
 pub use analysis::{Choice, Variation};
 pub use answer::Answer;
-pub use book::BookError;
+pub use books::BookError;
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
     Analysis, Book, BookGeneration, Line, OpenBookError, Position, PositionError, Solver,
@@ -149,6 +149,18 @@ pub use size::{Size, SizeError};
 pub use solver::{Config, Mode, Research, Solution, SolveError, SolverKind, StopFlag};
 pub use table::{TableError, TableStats};
 
+/// The types of the book tools ([`Book`]'s header, format and counts, its rows'
+/// error and checks, and [`BookGeneration`]'s options, shards and outcome). The
+/// book itself is [`Book`] (or [`sized::Book`] for one size); its errors are
+/// [`BookError`] and [`OpenBookError`].
+pub mod book {
+    pub use crate::books::verify::{Checked, Disagreement};
+    pub use crate::books::{
+        Format, GenerateError, Header, Options, Outcome, Shard, ShardError, StoneCounts, Summary,
+        Unreachable,
+    };
+}
+
 /// The generic engines under the size-erased API: each type takes the board's
 /// width and height as const parameters, and its bitboard word (`u64` up to 64
 /// bits, `u128` above), so that each size is compiled with its masks as
@@ -157,9 +169,8 @@ pub use table::{TableError, TableStats};
 pub mod sized {
     pub use crate::analysis::Analysis;
     pub use crate::bits::Bits;
-    pub use crate::book::{Book, Book7x6};
+    pub use crate::books::{Book, Book7x6};
     pub use crate::input::{Query, parse_line, parse_pos};
-    pub use crate::moves::center_first;
     pub use crate::position::{Board, Playable, Position as Position7x6, column_symbol};
     pub use crate::solver::{KnownScores, Solver, Solver7x6, Stopped};
 }
@@ -172,28 +183,25 @@ pub mod lines {
 }
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
-/// score checked (`c4solver bench`), and generating new ones from random games;
-/// [`TestSets`](bench::TestSets), [`candidates_on`](bench::candidates_on) and
-/// [`label_on`](bench::label_on) on a board size chosen at run time.
+/// score checked ([`TestSets`](bench::TestSets), as `c4solver bench` does: a
+/// [`Report`](bench::Report) of figures, rounded for show by
+/// [`sig4`](bench::sig4)), and drawing and labelling new positions from random
+/// games ([`candidates_on`](bench::candidates_on),
+/// [`label_on`](bench::label_on), [`draws`](bench::draws)).
 pub mod bench {
     pub use crate::erased::bench::{TestSets, candidates_on, label_on};
-    pub use crate::generate::{Generated, Request, candidates, drawable, draws, generate, label};
-    pub use crate::harness::{
-        Mismatch, Report, Row, Setup, compare_markdown, expected, markdown, mode_name, run,
-        run_threads, sig4,
-    };
-    pub use crate::testset::{
-        Difficulty, Entry, Stage, TestSet, TestSetError, moves_left, moves_left_on,
-    };
+    pub use crate::generate::{Generated, Request, drawable, draws};
+    pub use crate::harness::{Mismatch, Report, Row, Setup, sig4};
+    pub use crate::testset::{Difficulty, Entry, Stage, TestSet, TestSetError, moves_left_on};
 }
 
 /// Work on several threads: the pool of workers the command line's batches, the
 /// Python package's and the book's tools run on, and the thread start that is
 /// safe when memory runs out.
 pub mod batch {
-    pub use crate::pool::{FromIter, Jobs, Next, POLL, PoolError, Worker, run};
+    pub use crate::pool::{FromIter, Jobs, Next, PoolError, Worker, run};
     pub use crate::solver::Helper;
-    pub use crate::threads::{ROOM, Running, Started, handshake, room};
+    pub use crate::threads::spawn_scoped;
 }
 
 /// The internals the research tools measure (with the `research` feature): every

@@ -12,7 +12,7 @@ use crate::bits::Bits;
 
 /// Columns (0-based) of a `W`-wide board, center first, by the tutorial's formula:
 /// `[3, 2, 4, 1, 5, 0, 6]` for `W = 7`, `[2, 1, 3, 0]` for `W = 4`.
-pub const fn center_first<const W: usize>() -> [usize; W] {
+pub(crate) const fn center_first<const W: usize>() -> [usize; W] {
     let mut order = [0; W];
     let mut i = 0;
     while i < W {

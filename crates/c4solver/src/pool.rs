@@ -52,7 +52,7 @@ use crate::solver::parallel::{Helper, JOIN_AFTER};
 use crate::threads;
 
 /// How often a waiting worker or the deliverer looks at the stop flag.
-pub const POLL: Duration = Duration::from_millis(50);
+pub(crate) const POLL: Duration = Duration::from_millis(50);
 
 /// At the end of a long stream, an idle worker joins only searches that have run
 /// this long.
@@ -345,21 +345,14 @@ where
     /// worker) in `role`; a thread that cannot start ends the run.
     fn start<'scope>(&'scope self, scope: &'scope Scope<'scope, '_>, id: usize, role: Role<S>) {
         let worker = matches!(role, Role::Worker(_));
-        let (started, running) = threads::handshake();
-        let spawned = threads::room().and_then(|()| {
-            std::thread::Builder::new()
-                .name(format!("c4solver-worker-{}", id + 1))
-                .spawn_scoped(scope, move || {
-                    started.now();
-                    match role {
-                        Role::Worker(state) => self.worker(scope, id, state),
-                        Role::Lender => self.lend(scope),
-                    }
-                })
+        // The thread runs before the next one is made (see `threads`).
+        let name = format!("c4solver-worker-{}", id + 1);
+        let spawned = threads::spawn_scoped(scope, name, move || match role {
+            Role::Worker(state) => self.worker(scope, id, state),
+            Role::Lender => self.lend(scope),
         });
         match spawned {
-            // The thread runs before the next one is made (see `threads`).
-            Ok(_) => running.wait(),
+            Ok(_) => {}
             Err(error) => {
                 if worker {
                     self.working.fetch_sub(1, Ordering::SeqCst);

@@ -147,24 +147,18 @@ impl fmt::Display for Difficulty {
 }
 
 /// Moves left until the game ends under perfect play, for a position with
-/// `stones` stones and strong score `score` (7x6 board).
+/// `stones` stones and strong score `score` on a board of `cells` cells (42 on
+/// 7x6, where a win with score `s` comes with the winner's `22 - s`-th stone).
 ///
-/// A win with score `s` comes with the winner's `22 - s`-th stone; a draw fills the
-/// board.
+/// A win with score `s > 0` comes with the move played onto `n` stones where
+/// `(cells + 1 - n) / 2 = s` (rounded down) and `n` has the parity of `stones`
+/// (the side to move plays onto an even difference), that is `n = cells - 2s` or
+/// `cells + 1 - 2s`; a loss is the same for the opponent, onto `n` of the other
+/// parity; a draw fills the board.
 ///
-/// Precondition: the position can have `score` ([`Board::score_range`](crate::sized::Board::score_range)), as every
-/// parsed test-set line does (`debug_assert!`ed).
-pub fn moves_left(stones: usize, score: i32) -> usize {
-    moves_left_on(42, stones, score)
-}
-
-/// [`moves_left`] on a board of `cells` cells: a win with score `s > 0` comes with
-/// the move played onto `n` stones where `(cells + 1 - n) / 2 = s` (rounded down)
-/// and `n` has the parity of `stones` (the side to move plays onto an even
-/// difference), that is `n = cells - 2s` or `cells + 1 - 2s`; a loss is the same
-/// for the opponent, onto `n` of the other parity; a draw fills the board.
-///
-/// Precondition: the position can have `score` (`debug_assert!`ed).
+/// Precondition: the position can have `score`
+/// ([`Board::score_range`](crate::sized::Board::score_range)), as every parsed
+/// test-set line does (`debug_assert!`ed).
 pub fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
     if score == 0 {
         return cells - stones;
@@ -325,10 +319,10 @@ mod tests {
     #[test]
     fn moves_left_examples() {
         // "4455": side to move wins with its 4th stone (it has 2): 3 moves left.
-        assert_eq!(moves_left(4, 18), 3);
+        assert_eq!(moves_left_on(42, 4, 18), 3);
         // "44455554221": 11 stones, score -15: the opponent (6 stones) wins with its 7th.
-        assert_eq!(moves_left(11, -15), 2);
-        assert_eq!(moves_left(40, 0), 2);
+        assert_eq!(moves_left_on(42, 11, -15), 2);
+        assert_eq!(moves_left_on(42, 40, 0), 2);
     }
 
     #[test]

@@ -9,20 +9,21 @@
 //! thread is created, [`room`] checks that its stack and more can be had; and
 //! [`handshake`] lets the creator wait until the thread runs (its thread-local
 //! data allocated) before it creates the next, so that a failure always falls
-//! on a creation.
+//! on a creation. [`spawn_scoped`] does both for a scoped thread.
 
 use std::io;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::{Scope, ScopedJoinHandle};
 
 /// Address space a new thread may need: its stack (2 MB) and as much again.
-pub const ROOM: usize = 4 << 20;
+pub(crate) const ROOM: usize = 4 << 20;
 
-/// Whether [`ROOM`] bytes of address space can be had now: reserved and given
-/// back at once, touching no memory.
+/// Whether the address space a new thread may need (4 MB: its stack and as much
+/// again) can be had now: reserved and given back at once, touching no memory.
 ///
 /// # Errors
 /// [`io::ErrorKind::OutOfMemory`] if they cannot.
-pub fn room() -> io::Result<()> {
+pub(crate) fn room() -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: a new private anonymous mapping that nothing else refers to,
@@ -48,28 +49,55 @@ pub fn room() -> io::Result<()> {
     Ok(())
 }
 
+/// Starts `f` on a new thread of `scope` named `name`, once the address space
+/// it may need (its stack and as much again) is known to be there, and returns
+/// when the thread runs (its thread-local data allocated): the start of the
+/// pool's workers and of the Python package's search thread, so that a lack of
+/// memory is this error and never an abort.
+///
+/// # Errors
+/// [`io::ErrorKind::OutOfMemory`] if there is no room, else what the system
+/// said when the thread could not be created.
+pub fn spawn_scoped<'scope, T: Send + 'scope>(
+    scope: &'scope Scope<'scope, '_>,
+    name: String,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> io::Result<ScopedJoinHandle<'scope, T>> {
+    let (started, running) = handshake();
+    let handle = room().and_then(|()| {
+        std::thread::Builder::new()
+            .name(name)
+            .spawn_scoped(scope, move || {
+                started.now();
+                f()
+            })
+    })?;
+    running.wait();
+    Ok(handle)
+}
+
 /// The new thread's end of a [`handshake`]: [`Started::now`] first thing.
-pub struct Started(SyncSender<()>);
+pub(crate) struct Started(SyncSender<()>);
 
 /// The creator's end of a [`handshake`].
-pub struct Running(Receiver<()>);
+pub(crate) struct Running(Receiver<()>);
 
 /// A pair that lets a thread's creator wait until the thread runs.
-pub fn handshake() -> (Started, Running) {
+pub(crate) fn handshake() -> (Started, Running) {
     let (tx, rx) = sync_channel(1);
     (Started(tx), Running(rx))
 }
 
 impl Started {
     /// Tells the creator that the thread runs.
-    pub fn now(self) {
+    pub(crate) fn now(self) {
         let _ = self.0.send(());
     }
 }
 
 impl Running {
     /// Waits until the thread runs (or ended without saying so).
-    pub fn wait(self) {
+    pub(crate) fn wait(self) {
         let _ = self.0.recv();
     }
 }

@@ -6,8 +6,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use c4solver::BookGeneration;
-use c4solver::book::Shard;
-use c4solver::book::{Options, Outcome as Ended, checkpoint_path};
+use c4solver::book::{Options, Outcome as Ended, Shard};
 
 use super::super::Exit;
 use super::super::args::{BookGenerateArgs, EngineArgs};
@@ -35,12 +34,8 @@ pub fn run(
     let mut generation = BookGeneration::open(engine_args.size, options, &args.out)?;
     if generation.is_written() {
         // Nothing to solve: no plan to announce, no bar.
-        report(
-            &generation.run(signals.stop_flag(), &|_, _| {})?,
-            args,
-            &options,
-            0,
-        );
+        let ended = generation.run(signals.stop_flag(), &|_, _| {})?;
+        report(&ended, args, &options, &generation, 0);
         return Ok(Exit::Ok);
     }
     let (done, total) = (generation.done(), generation.total());
@@ -70,12 +65,18 @@ pub fn run(
         log.tick(done);
     });
     bar.finish_and_clear();
-    report(&ended?, args, &options, total);
+    report(&ended?, args, &options, &generation, total);
     Ok(Exit::Ok)
 }
 
 /// Says on stderr how the generation of `total` positions ended.
-fn report(ended: &Ended, args: &BookGenerateArgs, options: &Options, total: usize) {
+fn report(
+    ended: &Ended,
+    args: &BookGenerateArgs,
+    options: &Options,
+    generation: &BookGeneration,
+    total: usize,
+) {
     let out = args.out.display();
     match ended {
         Ended::Finished(s) => eprintln!(
@@ -97,7 +98,7 @@ fn report(ended: &Ended, args: &BookGenerateArgs, options: &Options, total: usiz
         Ended::Stopped { done, total } => eprintln!(
             "c4solver: stopped with {done} of {total} positions solved, kept in {}: run the \
              same command again to go on",
-            checkpoint_path(&args.out).display()
+            generation.checkpoint().display()
         ),
     }
 }

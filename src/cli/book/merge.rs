@@ -1,6 +1,5 @@
 //! `c4solver book merge`: the K shards of one generation into a book.
 
-use c4solver::book::write_atomically;
 use c4solver::{Book, Size};
 
 use super::super::Exit;
@@ -17,7 +16,7 @@ pub fn run(args: &BookMergeArgs, size: Size) -> anyhow::Result<Exit> {
         shards.push(super::read_any(size, path)?);
     }
     let bytes = Book::merge(&shards)?;
-    write_atomically(&args.out, &bytes)?;
+    super::write_atomically(&args.out, &bytes)?;
     let book = Book::from_bytes(size, bytes)?;
     eprintln!(
         "c4solver: wrote {}: depth {}, {} entries, {} bytes",

@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 pub mod server;
-pub mod small_book;
 
 use std::io::Write;
 use std::path::PathBuf;

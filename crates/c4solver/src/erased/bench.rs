@@ -77,7 +77,7 @@ impl TestSets {
     }
 
     /// Runs every set through every setup in every mode with `threads` workers
-    /// per set ([`run_threads`](crate::bench::run_threads)), `book` answering
+    /// per set, `book` answering
     /// for the setups that ask for it (the built-in one if `None`; a book of
     /// another size counts as none).
     ///
@@ -170,7 +170,7 @@ fn run_on<const W: usize, const H: usize, B: Bits>(
 }
 
 /// The candidate positions of `request` on the `size` board, with their moves
-/// ([`candidates`](crate::bench::candidates)): the same positions in the same
+/// (the generic candidates of its size): the same positions in the same
 /// order as the generic tool's.
 ///
 /// # Errors
@@ -189,7 +189,7 @@ fn candidates_of<const W: usize, const H: usize, B: Bits>(
 }
 
 /// The strong score of `pos` if its moves left under perfect play put it in
-/// `difficulty`, `None` if not ([`label`](crate::bench::label)).
+/// `difficulty`, `None` if not.
 ///
 /// # Errors
 /// As [`Solver::solve`](crate::Solver::solve): a stop, a position of another size.
@@ -274,13 +274,14 @@ mod tests {
             )
             .unwrap();
         let generic_set = TestSet::<7, 6, u64>::read_valid(&path).unwrap().0;
-        let generic = harness::run(
+        let generic = harness::run_threads(
             &setups,
             None,
             &[Mode::Strong],
             &[generic_set],
             None,
             &StopFlag::new(),
+            1,
             || {},
         )
         .unwrap();

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::book::{Book as SizedBook, BookError};
+use crate::books::{Book as SizedBook, BookError};
 use crate::erased::Position;
 use crate::size::{Size, SizeError};
 use crate::with_size;

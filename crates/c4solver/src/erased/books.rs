@@ -2,13 +2,13 @@
 //! book holds ([`Book::header`], [`Book::by_stones`], [`Book::rows`]), its
 //! checks ([`Book::consistency`], [`Book::resolve`]), [`Book::merge`] and
 //! [`BookGeneration`]. Each dispatches once on the size to the generic tools
-//! of [`book`](crate::book).
+//! of [`book`](crate::books).
 
 use std::path::Path;
 
 use crate::bits::Bits;
-use crate::book::verify::{self, Checked, Disagreement};
-use crate::book::{
+use crate::books::verify::{self, Checked, Disagreement};
+use crate::books::{
     Book as SizedBook, BookError, Format, GenerateError, Generation, Header, Options, Outcome,
     StoneCounts, Unreachable, merge,
 };
@@ -99,7 +99,8 @@ impl Book {
     }
 
     /// The entries above the deepest layer whose score disagrees with their
-    /// moves' entries ([`verify::consistency`]), keys widened to `u128`.
+    /// moves' entries (the best of the children's scores), keys widened to
+    /// `u128`.
     ///
     /// # Errors
     /// [`BookError::Shard`] for a shard.
@@ -107,22 +108,26 @@ impl Book {
         with_size!(self.size(), consistency_of(self))
     }
 
-    /// Entries above the deepest layer ([`verify::above_deepest`]).
+    /// Entries above the deepest layer: those [`Book::consistency`] checks.
     pub fn above_deepest(&self) -> usize {
         with_size!(self.size(), above_of(self))
     }
 
-    /// `count` entries of the deepest layer drawn with `seed`
-    /// ([`verify::sample_deepest`]), keys widened to `u128`.
+    /// `count` distinct entries of the deepest layer drawn at random (all of
+    /// them if `count` is larger), the same for the same `seed`, keys widened to
+    /// `u128`.
     pub fn sample_deepest(&self, count: usize, seed: u64) -> Vec<(u128, i32)> {
         with_size!(self.size(), sample_of(self, count, seed))
     }
 
     /// Solves `entries` (of this book's board) again without a book on
-    /// `threads` workers and reports each to `each` ([`verify::resolve`]).
+    /// `threads` workers with a solver of `config` each, and reports each answer
+    /// to `each` as soon as it is known (in any order); stops early when `stop`
+    /// is set.
     ///
     /// # Errors
-    /// A key that is no position of this board, or as [`verify::resolve`].
+    /// A key that is no position of this board, a table that cannot be built,
+    /// or threads that cannot start.
     pub fn resolve(
         &self,
         entries: &[(u128, i32)],
@@ -140,11 +145,15 @@ impl Book {
         with_size!(self.size(), resolve_of(entries, &job))
     }
 
-    /// Merges the shards of one generation into a book's bytes ([`merge`]).
+    /// Merges the `K` shards of one generation into a book's bytes: every shard
+    /// of `1..=K` once, each holding exactly its share of the deepest layer;
+    /// then fills the shallower layers. The result is byte for byte the book a
+    /// single run writes (version 2); a single whole book (of either version) is
+    /// written again as version 2.
     ///
     /// # Errors
-    /// [`GenerateError::Merge`] for no shard, shards of several sizes, or what
-    /// [`merge`] refuses.
+    /// [`GenerateError::Merge`] for no shard, shards of several sizes, or a
+    /// shard missing, repeated or foreign.
     pub fn merge(shards: &[Book]) -> Result<Vec<u8>, GenerateError> {
         let Some(first) = shards.first() else {
             return Err(GenerateError::Merge("no shard to merge".to_string()));
@@ -271,8 +280,9 @@ fn merge_of<const W: usize, const H: usize, B: Bits>(
     merge(&shards)
 }
 
-/// A book generation of any built board size, ready to run: the size-erased
-/// face of [`Generation`](crate::book::Generation).
+/// A book generation of any built board size, ready to run: it solves the
+/// deepest layer (or a shard's share of it) resumably, keeping what it has
+/// solved in a checkpoint beside the output, then writes the book.
 pub struct BookGeneration {
     size: Size,
     core: Box<dyn GenerationCore>,
@@ -335,12 +345,15 @@ fn open_of<const W: usize, const H: usize, B: Bits>(
 }
 
 impl BookGeneration {
-    /// Enumerates the layers of the `size` board and reads the checkpoint of
-    /// `out` ([`Generation::open`](crate::book::Generation::open)).
+    /// Enumerates the layers of the `size` board and opens (or creates) the
+    /// checkpoint of `out`.
     ///
     /// # Errors
-    /// [`GenerateError::Size`] for a size this build does not hold, else as
-    /// [`Generation::open`](crate::book::Generation::open).
+    /// [`GenerateError::Size`] for a size this build does not hold, a depth the
+    /// board cannot hold, an `out` that exists with no checkpoint and is not the
+    /// book these options make ([`GenerateError::Exists`]; the same book is no
+    /// error: [`BookGeneration::is_written`]), a checkpoint made with other
+    /// arguments or damaged beyond its last record, or an I/O error.
     pub fn open(size: Size, options: Options, out: &Path) -> Result<BookGeneration, GenerateError> {
         let core = with_size!(size.built()?, open_of(options, out))?;
         Ok(BookGeneration { size, core })
@@ -376,11 +389,13 @@ impl BookGeneration {
         self.core.checkpoint()
     }
 
-    /// Solves what is left, then writes the book
-    /// ([`Generation::run`](crate::book::Generation::run)).
+    /// Solves every position of the shard that the checkpoint does not hold
+    /// yet, on `options.threads` workers, calling `progress(done, total)` after
+    /// each; then writes the book (or shard), and removes the checkpoint of a
+    /// whole book.
     ///
     /// # Errors
-    /// As [`Generation::run`](crate::book::Generation::run).
+    /// A table that cannot be built, threads that cannot start, or an I/O error.
     pub fn run(
         &mut self,
         stop: &StopFlag,
@@ -393,7 +408,7 @@ impl BookGeneration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::Shard;
+    use crate::books::Shard;
     use crate::erased::Position;
 
     #[test]

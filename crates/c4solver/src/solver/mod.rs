@@ -51,6 +51,25 @@ pub enum Mode {
     Weak,
 }
 
+impl Mode {
+    /// The mode's name in reports: `strong` or `weak`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Strong => "strong",
+            Mode::Weak => "weak",
+        }
+    }
+
+    /// The answer this mode gives for a position of strong score `score`: the
+    /// score itself, or its sign in weak mode.
+    pub fn answer_for(self, score: i32) -> i32 {
+        match self {
+            Mode::Strong => score,
+            Mode::Weak => score.signum(),
+        }
+    }
+}
+
 /// Which search to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum SolverKind {
@@ -450,7 +469,7 @@ fn narrow_fits<const W: usize, const H: usize>(mb: usize) -> bool {
 /// Its methods live beside what they build, so that imports flow one way: the
 /// search (`solve`, `solve_window`, the table) here; the book
 /// ([`Solver::with_builtin_book`], [`Solver::set_book`], [`Solver::book_depth`])
-/// in `book/known.rs`; every move's score ([`Solver::analyze`],
+/// in `books/known.rs`; every move's score ([`Solver::analyze`],
 /// [`Solver::best_moves`], [`Solver::principal_variation_of`]) in `analysis.rs`;
 /// and [`Solver::answer`] in `answer.rs`.
 #[derive(Debug)]
@@ -651,12 +670,14 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
         Ok(self.solve_playable(&pos, mode)?)
     }
 
-    /// [`Solver::solve`] of a position known to be playable: the one error left
-    /// is a stop.
+    /// [`Solver::solve`] of a position known to be playable, with no check for
+    /// four in a row: the library's fast path (a book's keys, a test set's
+    /// entries, an analysis's children); the one error left is a stop. A user's
+    /// [`Playable`] goes to [`Solver::solve`], which it derefs to.
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn solve_playable(
+    pub(crate) fn solve_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         mode: Mode,
@@ -706,7 +727,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn solve_window_playable(
+    pub(crate) fn solve_window_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         alpha: i32,
@@ -793,7 +814,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     ///
     /// # Errors
     /// [`Stopped`] if the [`StopFlag`] was set.
-    pub fn search_window_playable(
+    pub(crate) fn search_window_playable(
         &mut self,
         pos: &Playable<W, H, B>,
         alpha: i32,

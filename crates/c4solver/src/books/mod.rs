@@ -49,16 +49,15 @@ mod generate;
 mod header;
 mod known;
 mod layers;
-pub mod shard;
+pub(crate) mod shard;
 mod v2;
-pub mod verify;
+pub(crate) mod verify;
 
 pub use export::Unreachable;
-pub use generate::{
-    GenerateError, Generation, Options, Outcome, Record, Summary, checkpoint_path, merge,
-    write_atomically,
-};
-pub use layers::{Shard, ShardError, cached, layers, moves_to};
+pub use generate::{GenerateError, Options, Outcome, Summary};
+pub(crate) use generate::{Generation, merge};
+pub(crate) use layers::layers;
+pub use layers::{Shard, ShardError};
 
 use std::borrow::Cow;
 use std::fmt;
@@ -73,12 +72,12 @@ use crate::position::Board;
 use header::{FileHeader, checksum, seal};
 
 /// The first 8 bytes of every book file.
-pub const MAGIC: [u8; 8] = *b"c4book\n\0";
+pub(crate) const MAGIC: [u8; 8] = *b"c4book\n\0";
 /// The version of the sorted-entry format (shards); whole books are written as
 /// `v2::VERSION`.
-pub const VERSION: u16 = 1;
+pub(crate) const VERSION: u16 = 1;
 /// Bytes of the header.
-pub const HEADER_BYTES: usize = FileHeader::LEN;
+pub(crate) const HEADER_BYTES: usize = FileHeader::LEN;
 
 /// The book built into the binary: every 7x6 position up to its depth (see
 /// `books/README.md`).
@@ -101,7 +100,7 @@ pub enum BookError {
         /// The file's length.
         len: usize,
     },
-    /// The magic bytes are not [`MAGIC`].
+    /// The magic bytes are not a book's (`c4book\n\0`) or a compact shard's.
     #[error("not a c4solver book (bad magic bytes)")]
     BadMagic,
     /// Another format version.
@@ -223,7 +222,7 @@ pub enum Format {
     V1,
     /// Version 2: a minimal perfect hash per layer and packed scores (`v2`).
     V2,
-    /// A compact shard ([`shard`]), held in memory as version 1.
+    /// A compact shard (a byte a score), held in memory as version 1.
     CompactShard,
 }
 
@@ -298,13 +297,13 @@ impl<const W: usize, const H: usize, B: Bits> fmt::Debug for Book<W, H, B> {
 }
 
 /// Bits that hold `score - MIN_SCORE` on a `W`x`H` board.
-pub const fn score_bits(w: usize, h: usize) -> u32 {
+pub(crate) const fn score_bits(w: usize, h: usize) -> u32 {
     let span = (w * h) as u64; // MAX_SCORE - MIN_SCORE is less than this
     64 - span.leading_zeros()
 }
 
 /// Bytes per entry on a `W`x`H` board.
-pub const fn entry_bytes(w: usize, h: usize) -> usize {
+pub(crate) const fn entry_bytes(w: usize, h: usize) -> usize {
     (w * (h + 1) + score_bits(w, h) as usize).div_ceil(8)
 }
 
@@ -607,7 +606,7 @@ impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
     }
 
     /// Every entry, in ascending key order: canonical key and score. A version-2
-    /// book stores no keys: its layers are enumerated ([`layers::cached`]) and
+    /// book stores no keys: its layers are enumerated (once, then kept) and
     /// each position looked up, seconds for a book of depth 12.
     pub fn entries(&self) -> impl ExactSizeIterator<Item = (B, i32)> + '_ {
         match &self.raw.store {
@@ -792,7 +791,7 @@ fn get_key<B: Bits>(bytes: &[u8]) -> B {
 ///
 /// # Panics
 /// In debug builds, if the entries are not strictly ascending.
-pub fn encode<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn encode<const W: usize, const H: usize, B: Bits>(
     depth: usize,
     lowest: usize,
     shard: (u16, u16),
@@ -820,6 +819,13 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
 
 #[cfg(test)]
 mod tests {
+    // The generation, the 128-bit keys, the committed shards and the layers'
+    // oracles, in files of their own under `tests/`.
+    mod committed_shards;
+    mod generation;
+    mod oracles;
+    mod wide_keys;
+
     use super::*;
     use crate::position::Position;
 

@@ -18,8 +18,8 @@ pub struct Unreachable {
 impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
     /// The entries of `stones` stones (canonical key and score), in ascending
     /// key order; empty outside the book's range of stones. A version-2 book
-    /// stores no keys: the layers up to `stones` are enumerated
-    /// ([`layers::cached`]), about 4 s for the 12 stones of the built-in book.
+    /// stores no keys: the layers up to `stones` are enumerated (once, then
+    /// kept), about 4 s for the 12 stones of the built-in book.
     pub fn layer(&self, stones: usize) -> Vec<(B, i32)> {
         let h = self.header();
         if stones < h.lowest as usize || stones > h.depth as usize {
@@ -47,7 +47,7 @@ impl<const W: usize, const H: usize, B: Bits> Book<W, H, B> {
     }
 
     /// The positions of `stones` stones as a data set's rows: the moves that
-    /// reach each from the empty board ([`layers::moves_to`]) and its exact
+    /// reach each from the empty board and its exact
     /// score, in [`Book::layer`]'s order; with `mirrors`, each position's
     /// mirror image (when it differs) right after it, the moves mirrored. The
     /// empty board's moves are the empty string.

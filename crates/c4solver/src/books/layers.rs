@@ -42,7 +42,7 @@ pub(super) fn block_len(len: usize, parts: usize) -> usize {
 ///
 /// # Panics
 /// If `depth >= W * H` (a full board has no move to look up).
-pub fn layers<const W: usize, const H: usize, B: Bits>(depth: usize) -> Vec<Vec<B>> {
+pub(crate) fn layers<const W: usize, const H: usize, B: Bits>(depth: usize) -> Vec<Vec<B>> {
     assert!(
         depth < W * H,
         "depth {depth} leaves no move on a {W}x{H} board"
@@ -73,7 +73,7 @@ pub fn layers<const W: usize, const H: usize, B: Bits>(depth: usize) -> Vec<Vec<
 /// [`layers`] of `depth`, enumerated once per process for the last board and
 /// depth asked (reading many shards of one book, or a book and its shards,
 /// enumerates its layers once).
-pub fn cached<const W: usize, const H: usize, B: Bits>(depth: usize) -> Arc<Vec<Vec<B>>> {
+pub(crate) fn cached<const W: usize, const H: usize, B: Bits>(depth: usize) -> Arc<Vec<Vec<B>>> {
     // One cache for every board and word (a static is shared by every
     // instantiation): the layers are held untyped and typed again by the word.
     type Cache = Mutex<Option<((usize, usize, usize, usize), Arc<dyn Any + Send + Sync>)>>;
@@ -190,7 +190,7 @@ pub(super) fn fill<const W: usize, const H: usize, B: Bits>(
 /// A move string (1-based columns) that reaches the position of `key` from the
 /// empty board, if one does: found by taking back, depth first, a top stone of
 /// the player who moved last.
-pub fn moves_to<const W: usize, const H: usize, B: Bits>(key: B) -> Option<String> {
+pub(crate) fn moves_to<const W: usize, const H: usize, B: Bits>(key: B) -> Option<String> {
     fn back<const W: usize, const H: usize, B: Bits>(
         pos: Board<W, H, B>,
         out: &mut Vec<u8>,

@@ -1,26 +1,26 @@
-//! The committed shards of the 12-stone layer (`books/shards-12/`), checked as
-//! they land: each reads back (checksum, positions, score ranges), and a random
-//! sample of their entries is solved again without a book. The compact shard
-//! format end to end: the built-in book's deepest layer cut into compact shards
-//! merges back into the built-in book, byte for byte.
+//! The committed shards of the 12-stone layer (`books/shards-12/` of the
+//! repository), checked as they land: each reads back (checksum, positions, score
+//! ranges), and a random sample of their entries is solved again without a book.
+//! The compact shard format end to end: the built-in book's deepest layer cut into
+//! compact shards merges back into the built-in book, byte for byte.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use c4solver::StopFlag;
-use c4solver::book::Shard;
-use c4solver::book::verify::{self, Checked};
-use c4solver::book::{merge, shard};
-use c4solver::{BookError, Config, sized::Book7x6, sized::Position7x6};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+
+use crate::books::verify::{self, Checked};
+use crate::books::{Book7x6, BookError, Format, Shard, merge, shard};
+use crate::position::Position as Position7x6;
+use crate::solver::{Config, StopFlag};
 
 /// Entries re-solved over all the committed shards.
 const SAMPLE: usize = 300;
 
 fn shard_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/shards-12");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../books/shards-12");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -44,7 +44,7 @@ fn a_sample_of_the_committed_shards_agrees_with_book_free_solves() {
             "{}",
             path.display()
         );
-        assert_eq!(book.format(), c4solver::book::Format::CompactShard);
+        assert_eq!(book.format(), Format::CompactShard);
         assert_eq!(book.file_len(), shard::HEADER_BYTES + book.len());
         entries.extend(book.entries());
     }
@@ -96,7 +96,7 @@ fn a_damaged_or_foreign_shard_is_refused() {
 fn compact_shards_of_the_built_in_book_merge_back_into_it() {
     let builtin = Book7x6::builtin().unwrap();
     let depth = builtin.depth();
-    let layers = c4solver::book::cached::<7, 6, u64>(depth);
+    let layers = crate::books::layers::cached::<7, 6, u64>(depth);
     let mut shards = Vec::new();
     for index in 1..=4 {
         let s = Shard { index, count: 4 };

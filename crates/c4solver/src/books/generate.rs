@@ -148,7 +148,7 @@ pub struct Options {
 }
 
 /// The checkpoint path of an output file: `OUT.ckpt`.
-pub fn checkpoint_path(out: &Path) -> PathBuf {
+pub(crate) fn checkpoint_path(out: &Path) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
     s.push(".ckpt");
     PathBuf::from(s)
@@ -156,7 +156,7 @@ pub fn checkpoint_path(out: &Path) -> PathBuf {
 
 /// One solved position, as kept in the checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record<B = u64> {
+pub(crate) struct Record<B = u64> {
     /// Canonical key.
     pub key: B,
     /// Exact strong score.
@@ -199,7 +199,7 @@ impl<B: Bits> Record<B> {
 }
 
 /// A generation ready to run: the layers enumerated, the checkpoint read.
-pub struct Generation<const W: usize, const H: usize, B: Bits = u64> {
+pub(crate) struct Generation<const W: usize, const H: usize, B: Bits = u64> {
     options: Options,
     out: PathBuf,
     checkpoint: PathBuf,
@@ -258,7 +258,7 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
     /// is not the book these options make ([`GenerateError::Exists`]; the same
     /// book is no error: [`Generation::is_written`]), a checkpoint made with other
     /// arguments or damaged beyond its last record, or an I/O error.
-    pub fn open(options: Options, out: &Path) -> Result<Self, GenerateError> {
+    pub(crate) fn open(options: Options, out: &Path) -> Result<Self, GenerateError> {
         if options.depth >= W * H || options.depth > u8::MAX as usize {
             return Err(GenerateError::Depth {
                 depth: options.depth,
@@ -330,27 +330,27 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
 
     /// Whether `out` already holds the book (or shard), written by an earlier run:
     /// [`Generation::run`] then does nothing.
-    pub fn is_written(&self) -> bool {
+    pub(crate) fn is_written(&self) -> bool {
         self.written.is_some()
     }
 
     /// Positions of the shard's deepest layer.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.plan.len()
     }
 
     /// Positions already solved (in the checkpoint).
-    pub fn done(&self) -> usize {
+    pub(crate) fn done(&self) -> usize {
         self.solved.len()
     }
 
     /// Torn or damaged records dropped from the checkpoint when it was read.
-    pub fn dropped(&self) -> usize {
+    pub(crate) fn dropped(&self) -> usize {
         self.dropped
     }
 
     /// The checkpoint file.
-    pub fn checkpoint(&self) -> &Path {
+    pub(crate) fn checkpoint(&self) -> &Path {
         &self.checkpoint
     }
 
@@ -477,7 +477,7 @@ impl<const W: usize, const H: usize, B: Bits> Generation<W, H, B> {
     ///
     /// # Errors
     /// A table that cannot be built, threads that cannot start, or an I/O error.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         stop: &StopFlag,
         progress: &(dyn Fn(usize, usize) + Sync),
@@ -665,7 +665,7 @@ fn thread_cpu() -> Duration {
 ///
 /// # Errors
 /// Any I/O error, naming the file.
-pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
+pub(crate) fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
     let mut tmp = out.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
@@ -694,7 +694,7 @@ pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), GenerateError> {
 ///
 /// # Errors
 /// [`GenerateError::Merge`] naming what is missing, repeated or foreign.
-pub fn merge<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn merge<const W: usize, const H: usize, B: Bits>(
     shards: &[Book<W, H, B>],
 ) -> Result<Vec<u8>, GenerateError> {
     let bad = |m: String| Err(GenerateError::Merge(m));
@@ -778,7 +778,7 @@ mod tests {
     #[test]
     fn a_worker_thread_that_cannot_start_is_an_error() {
         const CHILD: &str = "C4SOLVER_TEST_NO_ROOM";
-        let name = "book::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
+        let name = "books::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
         if std::env::var_os(CHILD).is_none() {
             let out = std::process::Command::new(std::env::current_exe().unwrap())
                 .args([name, "--exact", "--nocapture", "--test-threads=1"])

@@ -2,17 +2,46 @@
 //! microseconds): every entry against a book-free solve, every reachable position
 //! present, a run killed and resumed (with a torn last record) against an
 //! uninterrupted one, and shards merged against a single run, byte for byte.
+//! (The small book's settings are shared with `wide`.)
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use c4solver::book::Shard;
-use c4solver::book::verify;
-use c4solver::book::{GenerateError, Generation, Options, Outcome, checkpoint_path, merge};
-use c4solver::{Mode, StopFlag, sized::Board, sized::Book, sized::Solver};
+use crate::books::generate::checkpoint_path;
+use crate::books::verify;
+use crate::books::{Book, GenerateError, Generation, Options, Outcome, Shard, merge};
+use crate::position::Board;
+use crate::solver::{Config, Mode, Solver, StopFlag};
 
-use crate::common::small_book::{DEPTH, H, W, config, options, scratch};
+/// The small book: 5x4 to 6 stones.
+pub(super) const W: usize = 5;
+pub(super) const H: usize = 4;
+pub(super) const DEPTH: usize = 6;
+
+pub(super) fn config() -> Config {
+    Config {
+        table_mb: 4,
+        ..Config::tuned()
+    }
+}
+
+pub(super) fn options(shard: Shard) -> Options {
+    Options {
+        depth: DEPTH,
+        shard,
+        threads: 2,
+        config: config(),
+    }
+}
+
+/// A fresh directory under the system's temporary one, for this process.
+pub(super) fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("c4solver-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// Runs a generation to the end and returns the file's bytes.
 fn generate(out: &Path, shard: Shard) -> Vec<u8> {

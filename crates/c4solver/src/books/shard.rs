@@ -28,14 +28,14 @@ use crate::bits::Bits;
 use crate::position::Board;
 
 /// The first 8 bytes of a compact shard.
-pub const MAGIC: [u8; 8] = *b"c4shard\0";
+pub(crate) const MAGIC: [u8; 8] = *b"c4shard\0";
 /// The version this code reads and writes.
-pub const VERSION: u16 = 1;
+pub(crate) const VERSION: u16 = 1;
 /// Bytes of the header: the 32 that open every book file, and the fingerprint.
-pub const HEADER_BYTES: usize = FileHeader::LEN + 8;
+pub(crate) const HEADER_BYTES: usize = FileHeader::LEN + 8;
 
 /// FNV-1a, 64 bits, of the keys' little-endian bytes (`B::BITS / 8` each).
-pub fn fingerprint<B: Bits>(keys: &[B]) -> u64 {
+pub(crate) fn fingerprint<B: Bits>(keys: &[B]) -> u64 {
     let mut bytes = Vec::with_capacity(keys.len() * B::BITS / 8);
     for &k in keys {
         put_key(&mut bytes, k);
@@ -49,7 +49,7 @@ pub fn fingerprint<B: Bits>(keys: &[B]) -> u64 {
 
 /// Writes a compact shard: `entries` are shard `shard`'s (canonical key, score)
 /// pairs of layer `depth`, in ascending key order.
-pub fn encode<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn encode<const W: usize, const H: usize, B: Bits>(
     depth: usize,
     shard: Shard,
     entries: &[(B, i32)],
@@ -76,7 +76,7 @@ pub fn encode<const W: usize, const H: usize, B: Bits>(
 
 /// What a compact shard holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Contents<B = u64> {
+pub(crate) struct Contents<B = u64> {
     /// The stones of its positions.
     pub depth: usize,
     /// Which share of the layer.
@@ -91,7 +91,7 @@ pub struct Contents<B = u64> {
 ///
 /// # Errors
 /// [`BookError`] naming what is wrong.
-pub fn parse<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn parse<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
 ) -> Result<Contents<B>, BookError> {
     let (Some(file), Some(print)) = (

@@ -33,7 +33,7 @@ pub struct Disagreement<B = u64> {
 ///
 /// # Errors
 /// [`super::BookError::Shard`] for a shard (it has one layer only).
-pub fn consistency<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn consistency<const W: usize, const H: usize, B: Bits>(
     book: &Book<W, H, B>,
 ) -> Result<Vec<Disagreement<B>>, super::BookError> {
     book.require_whole()?;
@@ -71,7 +71,9 @@ pub fn consistency<const W: usize, const H: usize, B: Bits>(
 
 /// The number of entries [`consistency`] checks: those with fewer stones than
 /// the book's depth (the deepest layer has no moves' entries to compare with).
-pub fn above_deepest<const W: usize, const H: usize, B: Bits>(book: &Book<W, H, B>) -> usize {
+pub(crate) fn above_deepest<const W: usize, const H: usize, B: Bits>(
+    book: &Book<W, H, B>,
+) -> usize {
     let depth = book.depth();
     book.entries()
         .filter(|&(key, _)| {
@@ -80,23 +82,11 @@ pub fn above_deepest<const W: usize, const H: usize, B: Bits>(book: &Book<W, H, 
         .count()
 }
 
-/// `count` distinct entries drawn at random (all of them if `count` is larger),
-/// the same for the same `seed`: (canonical key, score) pairs in draw order.
-pub fn sample<const W: usize, const H: usize, B: Bits>(
-    book: &Book<W, H, B>,
-    count: usize,
-    seed: u64,
-) -> Vec<(B, i32)> {
-    let mut all: Vec<(B, i32)> = book.entries().collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    all.shuffle(&mut rng);
-    all.truncate(count);
-    all
-}
-
-/// [`sample`] of the deepest layer only: the entries a book-free solve checks
-/// in reasonable time (the layers above are checked by [`consistency`]).
-pub fn sample_deepest<const W: usize, const H: usize, B: Bits>(
+/// `count` distinct entries of the deepest layer drawn at random (all of them if
+/// `count` is larger), the same for the same `seed`: (canonical key, score) pairs
+/// in draw order. A book-free solve checks these in reasonable time (the layers
+/// above are checked by [`consistency`]).
+pub(crate) fn sample_deepest<const W: usize, const H: usize, B: Bits>(
     book: &Book<W, H, B>,
     count: usize,
     seed: u64,
@@ -117,7 +107,7 @@ pub fn sample_deepest<const W: usize, const H: usize, B: Bits>(
 /// The answer of one re-solved entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {
-    /// Its index in the list given to [`resolve`].
+    /// Its index in the list of entries given to solve again.
     pub index: usize,
     /// A move string that reaches the position.
     pub moves: String,
@@ -136,7 +126,7 @@ pub struct Checked {
 ///
 /// # Errors
 /// A table that cannot be built, or threads that cannot start.
-pub fn resolve<const W: usize, const H: usize, B: Bits>(
+pub(crate) fn resolve<const W: usize, const H: usize, B: Bits>(
     entries: &[(B, i32)],
     config: Config,
     threads: usize,

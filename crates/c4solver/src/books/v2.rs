@@ -402,7 +402,7 @@ pub(super) fn bits(bytes: &[u8], depth: usize) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::small_v2_book as small_book;
+    use crate::books::tests::small_v2_book as small_book;
 
     #[test]
     fn scores_of_every_width_round_trip() {
@@ -433,11 +433,11 @@ mod tests {
 
     #[test]
     fn a_book_is_read_on_the_word_it_was_written_on() {
-        use crate::book::{Book, BookError};
+        use crate::books::{Book, BookError};
         // The layers of a 4x4 board keyed on 128 bits: the file says so, and a
         // reader on the 64-bit word (whose hash would send the keys elsewhere)
         // refuses it, as the wide reader refuses the 64-bit file.
-        let wide: Vec<Vec<(u128, i32)>> = crate::book::layers::layers::<4, 4, u128>(2)
+        let wide: Vec<Vec<(u128, i32)>> = crate::books::layers::layers::<4, 4, u128>(2)
             .iter()
             .map(|l| l.iter().map(|&k| (k, 0)).collect())
             .collect();
@@ -474,7 +474,7 @@ mod tests {
 
     #[test]
     fn a_version_2_book_reads_back_and_damage_is_refused() {
-        use crate::book::Book;
+        use crate::books::Book;
         let bytes = small_book();
         let book = Book::<4, 4>::from_bytes(bytes.clone()).unwrap();
         book.require_whole().unwrap();
@@ -486,7 +486,7 @@ mod tests {
             book.score(&Board::<4, 4>::parse("43").unwrap())
         );
         assert!(book.score(&Board::<4, 4>::parse("123").unwrap()).is_none());
-        crate::book::tests::assert_flips_refused(&bytes, &[1, 0x80]);
-        crate::book::tests::assert_truncations_refused(&bytes);
+        crate::books::tests::assert_flips_refused(&bytes, &[1, 0x80]);
+        crate::books::tests::assert_truncations_refused(&bytes);
     }
 }
