@@ -216,7 +216,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         )
         return 130
     except (inputs.InputError, parts.JobMismatch, parts.Busy, ValueError, OSError) as e:
-        print(f"c4solver.distributed: {e}", file=sys.stderr)
+        # An error with no words of its own (a bare TimeoutError) is named by its type.
+        print(f"c4solver.distributed: {e or type(e).__name__}", file=sys.stderr)
         return 2
     except (label_job.BadInput, book_job.ToolError) as e:
         print(f"c4solver.distributed: {e}", file=sys.stderr)

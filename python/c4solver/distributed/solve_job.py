@@ -30,8 +30,10 @@ the job (size, moves, weak). A rerun reads the answers back and asks only what
 they do not answer.
 """
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import sys
 import threading
@@ -46,6 +48,8 @@ from . import cluster, parts
 ANSWERS = "answers.jsonl"
 # Seconds between two progress lines on stderr.
 PROGRESS_EVERY = 10.0
+# The longest the driver waits for an answer before it looks at Ctrl-C again.
+WAKE_EVERY = 0.25
 
 # One question about one position: (its canonical key, b) for "score >= b?".
 Question = Tuple[int, int]
@@ -300,6 +304,31 @@ class Driver:
         self.futures: Dict[object, Tuple[Question, str, float]] = {}
         self.search = Search(Position(moves, size=size), settings.split_depth)
         self.serial = 0
+        self.interrupted = False
+
+    @contextlib.contextmanager
+    def ctrl_c_deferred(self):
+        """Ctrl-C only sets a flag, which the driver's loop turns into
+        KeyboardInterrupt between two waits. Raised where the signal lands, the
+        exception could be swallowed (inside a garbage collector callback of
+        distributed, say, which only logs it), while the workers, which got the
+        signal too, die: the driver would then wait for their tasks for ever."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        old = signal.getsignal(signal.SIGINT)
+        if old is signal.SIG_IGN:  # started in the background: Ctrl-C is not ours
+            yield
+            return
+
+        def note(signum, frame):
+            self.interrupted = True
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, old)
 
     def replay(self, answers: List[dict]) -> None:
         """Learns every recorded answer (a timeout: the leaf is split)."""
@@ -323,6 +352,8 @@ class Driver:
 
         s = self.search
         while True:
+            if self.interrupted:
+                raise KeyboardInterrupt
             s.workers = self.workers()
             s.limit = max(2, 2 * s.workers)
             status, want, relevant = s.evaluate(beta)
@@ -338,7 +369,12 @@ class Driver:
                 self.submit(q, pos)
             if not s.pending:
                 raise RuntimeError("the search has no question to ask and no answer: a bug")
-            done, _ = wait(list(self.futures), timeout=PROGRESS_EVERY, return_when="FIRST_COMPLETED")
+            try:
+                done, _ = wait(list(self.futures), timeout=WAKE_EVERY, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # distributed's wait says "none yet" so
+                done = set()
+            if self.interrupted:
+                raise KeyboardInterrupt
             for fut in done:
                 self.finish(fut)
             self.report(beta)
@@ -465,7 +501,8 @@ def solve(
                 prefix = f"solve-{parts.job_key(job, state)}-{uuid.uuid4().hex[:8]}"
                 driver = Driver(c, size, moves, settings, log, prefix)
                 driver.replay(answers)
-                score = mtdf(driver, weak)
+                with driver.ctrl_c_deferred():
+                    score = mtdf(driver, weak)
                 best = driver.search.best_move(score, weak)
                 st = driver.stats
                 print(
