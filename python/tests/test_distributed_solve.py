@@ -32,6 +32,7 @@ def local():
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # never port 8787
         silence_logs=logging.ERROR,
     ) as cluster:
         yield cluster.scheduler_address
@@ -263,3 +264,26 @@ def test_ctrl_c_leaves_no_process_and_the_rerun_completes(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split(" ")[:2] == ["", "-1"]
     assert f"{kept} answer(s) reused" in done.stderr
+
+
+def test_the_schedule_simulator_replays_a_recorded_job(local, tmp_path):
+    from c4solver.distributed import simulate
+
+    folder = tmp_path / "state"
+    score, _, _ = run(local, "", "5x5", folder, split_depth=2)
+    found = answers(folder)
+    oracle = simulate.Oracle("5x5", found, 300.0)
+    one = simulate.simulate(str(folder), 1, 2, 0.0, oracle)
+    assert one["score"] == score
+    assert one["idle_share"] == pytest.approx(0.0, abs=1e-9)  # one worker never waits
+    assert one["seconds"] == pytest.approx(one["useful_seconds"] + one["cancelled_seconds"])
+    many = simulate.simulate(str(folder), 8, 2, 0.01, oracle)
+    assert many["score"] == score
+    assert many["seconds"] >= 0.01  # at least one task's latency
+    done = subprocess.run(
+        [sys.executable, "-m", "c4solver.distributed.simulate", str(folder), "--split-depth", "2",
+         "--workers", "1,4"],
+        capture_output=True, text=True, timeout=LIMIT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()] == ["1", "4"]
