@@ -79,10 +79,13 @@ class SimDriver:
         s = self.search
         while True:
             status, want, relevant = s.evaluate(beta)
-            for q in [q for q in s.pending if q not in relevant]:
+            stale = [q for q in s.pending if q not in relevant]
+            for q in stale:
                 self.cancel(q)
             if status is not None:
                 return status
+            if stale and not want:
+                continue  # the cancelled tasks' room is free: evaluate again
             for q, pos in want:
                 s.pending[q] = True
                 self.moves[q] = pos.moves

@@ -357,14 +357,18 @@ class Driver:
             s.workers = self.workers()
             s.limit = max(2, 2 * s.workers)
             status, want, relevant = s.evaluate(beta)
+            cancelled = False
             for q, fut in list(s.pending.items()):
                 if q not in relevant:
                     fut.cancel()
                     del s.pending[q]
                     del self.futures[fut]
                     self.stats.cancelled += 1
+                    cancelled = True
             if status is not None:
                 return status
+            if cancelled and not want:
+                continue  # the cancelled tasks' room is free: evaluate again
             for q, pos in want:
                 self.submit(q, pos)
             if not s.pending:
