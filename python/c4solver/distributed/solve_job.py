@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Set, Tuple
 
 from .._c4solver import Position, Solver, parse_line
@@ -108,7 +108,6 @@ class Stats:
     cancelled: int = 0
     timeouts: int = 0
     nodes: int = 0  # over every answer of this job, read back ones too
-    questions: List[str] = field(default_factory=list)
 
 
 def centre_first(width: int) -> List[int]:
@@ -156,9 +155,12 @@ class Search:
         return k, n
 
     def is_leaf(self, k: int, n: Node) -> bool:
+        """Whether the node is asked of the workers: at the split depth, unless
+        its task took too long (then its children are)."""
         return n.stones >= self.leaf_stones and k not in self.split
 
     def children(self, n: Node) -> List[Position]:
+        """The positions after each legal move, centre first."""
         if n.children is None:
             legal = set(n.pos.legal_moves())
             n.children = [n.pos.play(c) for c in self.order if c in legal]
@@ -344,6 +346,7 @@ class Driver:
                 self.search.learn(k, a["beta"], a["result"])
 
     def workers(self) -> int:
+        """The cluster's threads now (a killed worker's are gone)."""
         return max(1, sum(self.c.nthreads().values()))
 
     def question(self, beta: int) -> bool:
@@ -384,6 +387,7 @@ class Driver:
             self.report(beta)
 
     def submit(self, q: Question, pos: Position) -> None:
+        """Sends the question about `pos` to the cluster (a key of its own each time)."""
         self.serial += 1
         st = self.settings
         fut = self.c.submit(
@@ -430,6 +434,7 @@ class Driver:
             self.search.learn(k, beta, answer["result"])
 
     def report(self, beta: int, force: bool = False) -> None:
+        """A progress line on stderr, at most every PROGRESS_EVERY seconds unless forced."""
         now = time.monotonic()
         if not force and now - self.last_report < PROGRESS_EVERY:
             return
