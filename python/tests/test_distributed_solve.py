@@ -83,6 +83,25 @@ def test_positions_of_7x6_match_pons_scores(local, tmp_path):
         assert weak == (expected > 0) - (expected < 0), moves
 
 
+# Random positions of the large boards (seeded playouts, none in any test set), a
+# few hundred thousand nodes at most for the single search.
+LARGE = [
+    ("8x8", "532576572288662828715633722237315115"),
+    ("8x8", "325288874281771854261111747148"),
+    ("10x6", "3a2528887428177a1854a26111"),
+    ("10x6", "aa2a9987837798128a32932758152643"),
+]
+
+
+@pytest.mark.parametrize("size, moves", LARGE)
+def test_positions_of_8x8_and_10x6(local, tmp_path, size, moves):
+    single = c4solver.Solver(size=size, threads=1)
+    for weak in (False, True):
+        score, _, best = run(local, moves, size, tmp_path / f"{weak}", weak, split_depth=2)
+        assert score == single.solve(moves, weak=weak)
+        assert_best(size, moves, weak, score, best)
+
+
 def test_won_at_once_full_and_one_move_left(local, tmp_path):
     # The side to move wins at once: no task at all.
     score, nodes, best = run(local, "445566", "7x6", tmp_path / "a")
