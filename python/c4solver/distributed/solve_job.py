@@ -307,6 +307,7 @@ class Driver:
         self.search = Search(Position(moves, size=size), settings.split_depth)
         self.serial = 0
         self.interrupted = False
+        self.asked = 0  # root questions answered in this run
 
     @contextlib.contextmanager
     def ctrl_c_deferred(self):
@@ -369,6 +370,7 @@ class Driver:
                     self.stats.cancelled += 1
                     cancelled = True
             if status is not None:
+                self.asked += 1
                 return status
             if cancelled and not want:
                 continue  # the cancelled tasks' room is free: evaluate again
@@ -442,11 +444,16 @@ class Driver:
         _, root = self.search.node(self.search.root)
         st = self.stats
         rate = st.done / max(now - self.start, 1e-9)
+        left = questions_left(root.lo, root.hi)
+        # The questions so far took this long each, on average (the first ones, with
+        # the tables empty, cost the most: an upper bound, roughly).
+        each = (now - self.start) / max(self.asked, 1)
+        eta = f", about {left * each:.0f} s at {each:.0f} s each" if self.asked else ""
         print(
             f"c4solver.distributed: score in [{root.lo}, {root.hi}], asking >= {beta}; "
             f"tasks {st.done} done ({st.reused} reused, {st.timeouts} split, {st.cancelled} cancelled), "
             f"{len(self.search.pending)} running, {rate:.1f}/s; "
-            f"about {questions_left(root.lo, root.hi)} question(s) left; {now - self.start:.0f} s",
+            f"about {left} question(s) left{eta}; {now - self.start:.0f} s",
             file=sys.stderr,
             flush=True,
         )
