@@ -26,6 +26,10 @@ def local():
     """A LocalCluster of 2 single-threaded processes on loopback, for the module."""
     from distributed import LocalCluster
 
+    # The nannies set variables in this process's environment for the workers
+    # (MALLOC_TRIM_THRESHOLD_, OMP_NUM_THREADS, ...): the later tests' subprocesses
+    # must not inherit them.
+    saved = dict(os.environ)
     with LocalCluster(
         n_workers=2,
         threads_per_worker=1,
@@ -35,6 +39,8 @@ def local():
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # never port 8787
         silence_logs=logging.ERROR,
     ) as cluster:
+        os.environ.clear()
+        os.environ.update(saved)
         yield cluster.scheduler_address
 
 
