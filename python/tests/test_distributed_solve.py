@@ -312,3 +312,13 @@ def test_the_schedule_simulator_replays_a_recorded_job(local, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()] == ["1", "4"]
+
+
+def test_a_task_that_fails_stops_the_job_with_its_error(tmp_path):
+    done = command(
+        "solve", "", "--size", "5x4", "--workers", 1, "--table-mb", 10_000_000,
+        "--state", tmp_path / "state",
+    )
+    assert done.returncode == 1
+    assert "failed: MemoryError: cannot allocate a table of 10000000 MB: not enough memory" in done.stderr
+    assert done.stdout == ""

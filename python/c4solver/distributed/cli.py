@@ -1,7 +1,7 @@
 """The command line: ``python -m c4solver.distributed label|book|solve ...``.
 
 Exit codes: 0 done; 1 bad input, or a task or the c4solver command line
-failed; 2 usage, a missing or unreadable input, an OUTPUT holding another job,
+failed (solve: a task's error, such as a table that cannot be had); 2 usage, a missing or unreadable input, an OUTPUT holding another job,
 or another driver running on it; 130 interrupted (Ctrl-C).
 """
 
@@ -176,7 +176,7 @@ def _solve(args) -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     """Runs the command; returns the exit code."""
     args = parser().parse_args(argv)
-    from . import book_job, inputs, label_job, parts
+    from . import book_job, inputs, label_job, parts, solve_job
 
     try:
         if args.command == "solve":
@@ -219,6 +219,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         # An error with no words of its own (a bare TimeoutError) is named by its type.
         print(f"c4solver.distributed: {e or type(e).__name__}", file=sys.stderr)
         return 2
-    except (label_job.BadInput, book_job.ToolError) as e:
+    except (label_job.BadInput, book_job.ToolError, solve_job.TaskError) as e:
         print(f"c4solver.distributed: {e}", file=sys.stderr)
         return 1

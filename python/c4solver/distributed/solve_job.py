@@ -51,6 +51,11 @@ PROGRESS_EVERY = 10.0
 # The longest the driver waits for an answer before it looks at Ctrl-C again.
 WAKE_EVERY = 0.25
 
+class TaskError(Exception):
+    """A task failed on its worker (not a time limit: an error, such as a table
+    that cannot be had)."""
+
+
 # One question about one position: (its canonical key, b) for "score >= b?".
 Question = Tuple[int, int]
 
@@ -410,7 +415,10 @@ class Driver:
         """Records a finished task and learns its answer."""
         q, moves, submitted = self.futures.pop(fut)
         del self.search.pending[q]
-        answer = fut.result()  # a task's error stops the job
+        try:
+            answer = fut.result()
+        except Exception as e:  # a task's error stops the job, with what it said
+            raise TaskError(f"the task on {moves!r} (score >= {q[1]}?) failed: {type(e).__name__}: {e}") from e
         fut.release()
         k, beta = q
         record = {
