@@ -215,7 +215,10 @@ def test_a_worker_killed_midway_costs_only_its_task(tmp_path, cluster):
     state = tmp_path / "state"
     driver = start(*LONG, "--scheduler", cluster.address, "--state", state)
     try:
-        wait_for(lambda: lines(state / solve_job.ANSWERS) >= 20 or driver.poll() is not None, "20 answers")
+        wait_for(
+            lambda: lines(state / solve_job.ANSWERS) >= 20 or driver.poll() is not None,
+            "20 answers",
+        )
         assert driver.poll() is None, "the job ended before a worker could be killed"
         cluster.workers[0].send_signal(signal.SIGKILL)
         out, err = driver.communicate(timeout=LIMIT)
@@ -306,9 +309,19 @@ def test_the_schedule_simulator_replays_a_recorded_job(local, tmp_path):
     assert many["score"] == score
     assert many["seconds"] >= 0.01  # at least one task's latency
     done = subprocess.run(
-        [sys.executable, "-m", "c4solver.distributed.simulate", str(folder), "--split-depth", "2",
-         "--workers", "1,4"],
-        capture_output=True, text=True, timeout=LIMIT,
+        [
+            sys.executable,
+            "-m",
+            "c4solver.distributed.simulate",
+            str(folder),
+            "--split-depth",
+            "2",
+            "--workers",
+            "1,4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
     )
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()] == ["1", "4"]
@@ -316,9 +329,20 @@ def test_the_schedule_simulator_replays_a_recorded_job(local, tmp_path):
 
 def test_a_task_that_fails_stops_the_job_with_its_error(tmp_path):
     done = command(
-        "solve", "", "--size", "5x4", "--workers", 1, "--table-mb", 10_000_000,
-        "--state", tmp_path / "state",
+        "solve",
+        "",
+        "--size",
+        "5x4",
+        "--workers",
+        1,
+        "--table-mb",
+        10_000_000,
+        "--state",
+        tmp_path / "state",
     )
     assert done.returncode == 1
-    assert "failed: MemoryError: cannot allocate a table of 10000000 MB: not enough memory" in done.stderr
+    assert (
+        "failed: MemoryError: cannot allocate a table of 10000000 MB: not enough memory"
+        in done.stderr
+    )
     assert done.stdout == ""

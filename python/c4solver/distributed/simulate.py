@@ -59,7 +59,9 @@ class Oracle:
 class SimDriver:
     """solve_job.Driver's question loop on a simulated clock and N workers."""
 
-    def __init__(self, root: Position, split_depth: int, workers: int, oracle: Oracle, latency: float):
+    def __init__(
+        self, root: Position, split_depth: int, workers: int, oracle: Oracle, latency: float
+    ):
         self.search = Search(root, split_depth)
         self.search.workers, self.search.limit = workers, max(2, 2 * workers)
         self.oracle, self.latency, self.free = oracle, latency, workers
@@ -160,10 +162,20 @@ def main(argv=None) -> int:
     p.add_argument("state", metavar="STATE")
     p.add_argument("--workers", default="1,16,64,256,1024", metavar="N,N,...")
     p.add_argument("--split-depth", type=int, default=3, metavar="D")
-    p.add_argument("--latency", type=float, default=0.005, metavar="S",
-                   help="seconds added to each task (scheduling and transfer; default 0.005)")
-    p.add_argument("--task-seconds", type=float, default=300.0, metavar="S",
-                   help="the time a task recorded as too long ran (default 300)")
+    p.add_argument(
+        "--latency",
+        type=float,
+        default=0.005,
+        metavar="S",
+        help="seconds added to each task (scheduling and transfer; default 0.005)",
+    )
+    p.add_argument(
+        "--task-seconds",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="the time a task recorded as too long ran (default 300)",
+    )
     args = p.parse_args(argv)
     answers = solve_job.read_answers(os.path.join(args.state, solve_job.ANSWERS))
     with open(os.path.join(args.state, "_job.json")) as fh:

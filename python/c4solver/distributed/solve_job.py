@@ -51,6 +51,7 @@ PROGRESS_EVERY = 10.0
 # The longest the driver waits for an answer before it looks at Ctrl-C again.
 WAKE_EVERY = 0.25
 
+
 class TaskError(Exception):
     """A task failed on its worker (not a time limit: an error, such as a table
     that cannot be had)."""
@@ -181,7 +182,9 @@ class Search:
 
     # -- one evaluation of the top tree ------------------------------------------
 
-    def evaluate(self, beta: int) -> Tuple[Optional[bool], List[Tuple[Question, Position]], Set[Question]]:
+    def evaluate(
+        self, beta: int
+    ) -> Tuple[Optional[bool], List[Tuple[Question, Position]], Set[Question]]:
         """Whether the root's score is at least `beta` (None: not known yet), the
         leaf questions to submit now, and every leaf question still relevant."""
         want: Dict[Question, Position] = {}
@@ -384,7 +387,9 @@ class Driver:
             if not s.pending:
                 raise RuntimeError("the search has no question to ask and no answer: a bug")
             try:
-                done, _ = wait(list(self.futures), timeout=WAKE_EVERY, return_when="FIRST_COMPLETED")
+                done, _ = wait(
+                    list(self.futures), timeout=WAKE_EVERY, return_when="FIRST_COMPLETED"
+                )
             except TimeoutError:  # distributed's wait says "none yet" so
                 done = set()
             if self.interrupted:
@@ -418,7 +423,9 @@ class Driver:
         try:
             answer = fut.result()
         except Exception as e:  # a task's error stops the job, with what it said
-            raise TaskError(f"the task on {moves!r} (score >= {q[1]}?) failed: {type(e).__name__}: {e}") from e
+            raise TaskError(
+                f"the task on {moves!r} (score >= {q[1]}?) failed: {type(e).__name__}: {e}"
+            ) from e
         fut.release()
         k, beta = q
         record = {
@@ -517,7 +524,9 @@ def solve(
     job = {"command": "solve", "size": size, "moves": moves, "weak": weak, "version": 1}
     with parts.locked(state):
         parts.claim(state, job)
-        print(f"c4solver.distributed: answers kept in {os.path.join(state, ANSWERS)}", file=sys.stderr)
+        print(
+            f"c4solver.distributed: answers kept in {os.path.join(state, ANSWERS)}", file=sys.stderr
+        )
         answers = read_answers(os.path.join(state, ANSWERS))
         log = Log(os.path.join(state, ANSWERS))
         try:
