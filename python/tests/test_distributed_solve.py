@@ -136,6 +136,19 @@ def test_a_rerun_reuses_every_answer(local, tmp_path):
     assert job == {"command": "solve", "size": "6x5", "moves": "", "weak": False, "version": 1}
 
 
+def test_a_rerun_at_another_split_depth_reuses_the_answers(local, tmp_path):
+    folder = tmp_path / "state"
+    expected = c4solver.Solver(size="5x5", threads=1).solve("")
+    assert run(local, "", "5x5", folder, split_depth=2)[0] == expected
+    first = len(answers(folder))
+    # The depth is no part of the job. Deeper, the recorded leaves are inner
+    # positions whose bounds answer every question: no new task.
+    assert run(local, "", "5x5", folder, split_depth=3)[0] == expected
+    assert len(answers(folder)) == first
+    # Shallower, the leaves are new questions, answered exactly.
+    assert run(local, "", "5x5", folder, split_depth=1)[0] == expected
+
+
 def test_a_task_too_long_is_split_deeper(local, tmp_path):
     folder = tmp_path / "state"
     score, nodes, _ = run(local, "", "6x6", folder, split_depth=1, task_seconds=0.05)
