@@ -116,11 +116,18 @@ class Solver:
     """
 
     def __init__(
-        self, table_mb: int = 64, book: bool = True, threads: Optional[int] = None, size: Size = None
+        self,
+        table_mb: int = 64,
+        book: bool = True,
+        threads: Optional[int] = None,
+        size: Size = None,
+        keep_table: bool = False,
     ) -> None:
         """A solver of the `size` board (7x6 by default) with a table of
         `table_mb` megabytes (at least 1; below 63 the table takes 8-byte
-        entries), cleared before each position.
+        entries), cleared before each position, or kept from one search to the
+        next with keep_table=True (its bounds stay true; node counts then depend
+        on the searches before).
 
         With book=True, on 7x6 (the only size with a built-in book), a position with at most the built-in book's depth stones
         is answered from it with no search (0 nodes). Each position is searched
@@ -131,6 +138,14 @@ class Solver:
         """
     def solve(self, position: PositionLike, weak: bool = False) -> int:
         """The score of the position for the side to move (its sign with weak=True)."""
+    def solve_window(
+        self, position: PositionLike, alpha: int, beta: int, timeout: Optional[float] = None
+    ) -> int:
+        """The score within the window alpha < beta: exact strictly inside it; an
+        answer <= alpha is an upper bound, one >= beta a lower bound. A null
+        window (beta = alpha + 1) asks "is the score at least beta?". With
+        `timeout` seconds, a longer search is stopped and TimeoutError raised.
+        ValueError as solve, and for alpha >= beta or a timeout <= 0."""
     def analyze(self, position: PositionLike, weak: bool = False) -> list[Optional[int]]:
         """The score of each column (W of them), left to right, from the side to
         move (None for a full column); a move that makes four at once scores
@@ -172,7 +187,8 @@ class Solver:
     def size(self) -> str:
         """The board size the solver solves, "WxH"."""
     def __repr__(self) -> str:
-        """Solver(table_mb=64, book=True, threads=2), and size='8x8' on another board."""
+        """Solver(table_mb=64, book=True, threads=2), and size='8x8' on another
+        board, keep_table=True if so."""
 
 def random_positions(
     n: int, stones: Tuple[int, int] = (1, 41), seed: Optional[int] = None

@@ -3,10 +3,11 @@
 //! recording the nodes it explored.
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use c4solver::StopFlag;
 use c4solver::{Book, Config, Position as Board, Size, SolveError, Solver as Core, SolverError};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::position::{PositionArg, size_arg};
@@ -45,11 +46,13 @@ pub fn table_size(table_mb: i64) -> PyResult<usize> {
     })
 }
 
-/// The configuration of a solver of `table_mb` megabytes on `threads` threads.
-fn config(table_mb: usize, threads: usize) -> Config {
+/// The configuration of a solver of `table_mb` megabytes on `threads` threads
+/// (its table cleared before each position unless `keep_table`).
+fn config(table_mb: usize, threads: usize, keep_table: bool) -> Config {
     Config {
         table_mb,
         threads,
+        keep_table,
         ..Config::default()
     }
 }
@@ -80,7 +83,10 @@ pub fn new_solver(
     book: bool,
     threads: usize,
 ) -> Result<Core, SolverError> {
-    Ok(with_book(Core::new(size, config(table_mb, threads))?, book))
+    Ok(with_book(
+        Core::new(size, config(table_mb, threads, false))?,
+        book,
+    ))
 }
 
 /// A one-thread solver of the `size` board with a table of `table_mb`
@@ -88,17 +94,20 @@ pub fn new_solver(
 /// can join ([`Core::new_joinable`]): one worker of `solve_many`.
 pub fn new_joinable_solver(size: Size, table_mb: usize, book: bool) -> Result<Core, SolverError> {
     Ok(with_book(
-        Core::new_joinable(size, config(table_mb, 1))?,
+        Core::new_joinable(size, config(table_mb, 1, false))?,
         book,
     ))
 }
 
-/// Solver(table_mb=64, book=True, threads=None, size="7x6") -> Solver
+/// Solver(table_mb=64, book=True, threads=None, size="7x6", keep_table=False) -> Solver
 ///
 /// The exact solver of the `size` board ("WxH" or a tuple (W, H), as
 /// Position takes it; 7x6 by default): the tuned search with a transposition
 /// table of `table_mb` megabytes (at least 1; below 63 the table takes 8-byte
-/// entries), cleared before each position. With book=True, on the 7x6 board
+/// entries), cleared before each position, or with keep_table=True kept from
+/// one search to the next (its entries are bounds that stay true: successive
+/// windows on one position, or positions that share subtrees, reuse them; the
+/// node counts then depend on what was searched before). With book=True, on the 7x6 board
 /// (the only one with a built-in book), a position with at most the built-in
 /// opening book's depth stones is answered from the book, with no search (0
 /// nodes). Each position is searched on `threads` threads sharing the table
@@ -152,15 +161,18 @@ impl Solver {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (table_mb = 64, book = true, threads = None, size = None))]
+    #[pyo3(signature = (table_mb = 64, book = true, threads = None, size = None, keep_table = false))]
     fn new(
         table_mb: i64,
         book: bool,
         threads: Option<i64>,
         size: Option<&Bound<'_, PyAny>>,
+        keep_table: bool,
     ) -> PyResult<Self> {
         let size = size_arg(size)?;
-        let mut inner = new_solver(size, table_size(table_mb)?, book, thread_count(threads)?)
+        let config = config(table_size(table_mb)?, thread_count(threads)?, keep_table);
+        let mut inner = Core::new(size, config)
+            .map(|s| with_book(s, book))
             .map_err(solver_error)?;
         let stop = StopFlag::new();
         inner.set_stop_flag(stop.clone());
@@ -184,6 +196,64 @@ impl Solver {
             s.solve(&board, mode(weak))
                 .map(|sol| (sol.score, sol.nodes))
         })
+    }
+
+    /// solve_window(position, alpha, beta, timeout=None) -> int
+    ///
+    /// The score of the position within the window alpha < beta: the exact score
+    /// if it lies strictly between them, else a bound on the window's side: an
+    /// answer <= alpha says the score is at most that answer, an answer >= beta
+    /// that it is at least that answer. With beta = alpha + 1 (a null window) it
+    /// answers "is the score at least beta?" with the least work; the weak score's
+    /// questions are the windows (-1, 0) and (0, 1). `nodes` is then that search's.
+    /// With `timeout` (seconds, > 0) a search still running after it is stopped
+    /// (within a twentieth of a second) and TimeoutError is raised, `nodes`
+    /// unchanged. Raises ValueError as solve does, and for alpha >= beta
+    /// (the library's message) or a timeout that is not a positive number.
+    #[pyo3(signature = (position, alpha, beta, timeout = None))]
+    fn solve_window(
+        &mut self,
+        py: Python<'_>,
+        position: PositionArg,
+        alpha: i32,
+        beta: i32,
+        timeout: Option<f64>,
+    ) -> PyResult<i32> {
+        let board = position.board(self.size())?;
+        let Some(seconds) = timeout else {
+            return self.search(py, &board, |s| {
+                s.solve_window(&board, alpha, beta)
+                    .map(|sol| (sol.score, sol.nodes))
+            });
+        };
+        let limit = Duration::try_from_secs_f64(seconds)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "timeout must be a positive number of seconds, not {seconds}"
+                ))
+            })?;
+        let deadline = Instant::now() + limit;
+        // Checked every interrupt::POLL, with Ctrl-C, while the search runs on its own thread.
+        let tick = |_: Python<'_>| {
+            if Instant::now() >= deadline {
+                Err(PyTimeoutError::new_err(format!(
+                    "the search took more than {seconds} s"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let solver = self.inner.get_mut().expect("never poisoned");
+        let (score, nodes) = interrupt::run(py, &self.stop, tick, || {
+            solver
+                .solve_window(&board, alpha, beta)
+                .map(|sol| (sol.score, sol.nodes))
+        })?
+        .map_err(solve_error)?;
+        self.nodes = nodes;
+        Ok(score)
     }
 
     /// analyze(position, weak=False) -> list[int | None]
@@ -323,7 +393,7 @@ impl Solver {
     }
 
     /// `Solver(table_mb=64, book=True, threads=2)` (and `size='8x8'` on another
-    /// board): the expression that builds an equal solver.
+    /// board, `keep_table=True` if so): the expression that builds an equal solver.
     fn __repr__(&mut self) -> String {
         let size = self.size;
         let s = self.inner.get_mut().expect("never poisoned");
@@ -338,8 +408,13 @@ impl Solver {
         } else {
             format!(", size='{size}'")
         };
+        let keep = if c.keep_table {
+            ", keep_table=True"
+        } else {
+            ""
+        };
         format!(
-            "Solver(table_mb={}, book={book}, threads={}{size})",
+            "Solver(table_mb={}, book={book}, threads={}{size}{keep})",
             c.table_mb,
             s.threads()
         )

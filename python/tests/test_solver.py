@@ -280,3 +280,69 @@ def test_solve_many_joins_the_last_searches_and_stays_exact():
         want = [s for _, s in batch]
         assert solve_list(moves, threads=2, book=False) == want
         assert solve_list(moves, threads=3, weak=True, book=False) == [(s > 0) - (s < 0) for s in want]
+
+
+# Positions of several sizes with their exact scores (from solve), for the windows.
+WINDOW_CASES = [
+    ("4x4", ""),
+    ("5x4", ""),
+    ("5x4", "33"),
+    ("6x4", "3443"),
+    ("7x6", "44455554221"),
+    ("7x6", "1616621455211"),
+    ("7x6", "4455"),
+]
+
+
+@pytest.mark.parametrize("size, moves", WINDOW_CASES)
+def test_solve_window_lands_on_the_right_side_of_every_window(size, moves):
+    exact = Solver(size=size, book=False, threads=1).solve(moves)
+    for keep in (False, True):
+        s = Solver(size=size, book=False, threads=1, keep_table=keep)
+        w, h = map(int, size.split("x"))
+        top = (w * h + 1) // 2
+        for alpha in range(-top, top):
+            # A null window: is the score at least alpha + 1?
+            got = s.solve_window(moves, alpha, alpha + 1)
+            assert (got > alpha) == (exact > alpha), (alpha, got, exact)
+            assert got >= exact if got <= alpha else got <= exact
+            # A wide window around alpha: exact inside, a bound on the side outside.
+            lo, hi = alpha - 2, alpha + 3
+            got = s.solve_window(Position(moves, size=size), lo, hi)
+            if lo < exact < hi:
+                assert got == exact
+            elif exact <= lo:
+                assert exact <= got <= lo
+            else:
+                assert hi <= got <= exact
+
+
+def test_solve_window_counts_nodes_and_refuses_bad_windows():
+    s = Solver(book=False, threads=1)
+    assert s.solve_window("1616621455211", 5, 6) >= 6  # the score is 6
+    assert s.nodes >= 1
+    with pytest.raises(ValueError, match=r"^the window \(2, 2\) is empty: alpha must be below beta$"):
+        s.solve_window("4455", 2, 2)
+    with pytest.raises(ValueError, match="already over"):
+        s.solve_window("1212121", 0, 1)
+    for bad in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+            s.solve_window("4455", 0, 1, timeout=bad)
+    weak = Solver(size="5x4", book=False, threads=1)
+    assert weak.solve_window("", 0, 1) <= 0 and weak.solve_window("", -1, 0) >= 0  # a draw
+
+
+def test_solve_window_timeout_stops_a_long_search_and_the_solver_goes_on():
+    s = Solver(book=False, threads=1)
+    s.solve_window("4455", 17, 18)
+    nodes = s.nodes
+    # The 7x6 empty board takes seconds to minutes without the book.
+    with pytest.raises(TimeoutError, match=r"^the search took more than 0.05 s$"):
+        s.solve_window("", 0, 1, timeout=0.05)
+    assert s.nodes == nodes  # unchanged: the stopped search's are not known
+    assert s.solve_window("4455", 17, 19, timeout=60) == 18
+
+
+def test_keep_table_is_shown():
+    s = Solver(table_mb=16, book=False, threads=1, keep_table=True)
+    assert repr(s) == "Solver(table_mb=16, book=False, threads=1, keep_table=True)"

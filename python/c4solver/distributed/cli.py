@@ -1,7 +1,7 @@
-"""The command line: ``python -m c4solver.distributed label|book ...``.
+"""The command line: ``python -m c4solver.distributed label|book|solve ...``.
 
 Exit codes: 0 done; 1 bad input, or a task or the c4solver command line
-failed; 2 usage, a missing or unreadable input, an OUTPUT holding another job,
+failed (solve: a task's error, such as a table that cannot be had); 2 usage, a missing or unreadable input, an OUTPUT holding another job,
 or another driver running on it; 130 interrupted (Ctrl-C).
 """
 
@@ -23,7 +23,7 @@ def parser() -> argparse.ArgumentParser:
     """The argument parser (one sub-command per job)."""
     p = argparse.ArgumentParser(
         prog=PROG,
-        description="Label positions and build books on a Dask cluster (a local one by default).",
+        description="Label positions, build books and solve one position on a Dask cluster (a local one by default).",
     )
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -108,16 +108,80 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="each shard's table, as `c4solver --table-mb`",
     )
+    v = sub.add_parser(
+        "solve",
+        help="one position's exact score, its search spread over the cluster",
+        description="Solve one position (MOVES; absent or empty: the empty board) over the cluster: the driver keeps the top SPLIT-DEPTH stones of the tree and asks the workers null-window questions of the leaves (the Python extension's Solver.solve_window). Prints `MOVES SCORE NODES MICROSECONDS` as `c4solver solve` does (NODES: over every task of the job, those of earlier runs too); progress and the best move on stderr. Every answer is appended to STATE/answers.jsonl: run the same command again to go on.",
+    )
+    v.add_argument("moves", nargs="?", default="", metavar="MOVES")
+    v.add_argument("--size", default="7x6", metavar="WxH", help="board size (default: 7x6)")
+    v.add_argument(
+        "--weak", action="store_true", help="the weak score: 1 win, 0 draw, -1 loss"
+    )
+    cluster_options(v)
+    v.add_argument(
+        "--state",
+        metavar="DIR",
+        help="where the answers are kept (default: c4solver-solve-WxH-MOVES[-weak] in the current folder)",
+    )
+    v.add_argument(
+        "--table-mb",
+        type=_positive,
+        default=64,
+        metavar="N",
+        help="each worker's table, kept from task to task (default: 64)",
+    )
+    v.add_argument(
+        "--threads-per-worker",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="search threads of each task (default: 1)",
+    )
+    v.add_argument(
+        "--split-depth",
+        type=_positive,
+        default=3,
+        metavar="D",
+        help="stones below the position where the tasks start (default: 3)",
+    )
+    v.add_argument(
+        "--task-seconds",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="a task still running after S seconds is abandoned and its position split one stone deeper (default: 300)",
+    )
     return p
+
+
+def _solve(args) -> None:
+    """The solve command: the result line on stdout, the best move on stderr."""
+    from . import solve_job
+
+    settings = solve_job.Settings(
+        split_depth=args.split_depth,
+        task_seconds=args.task_seconds,
+        table_mb=args.table_mb,
+        threads_per_worker=args.threads_per_worker,
+    )
+    moves, score, nodes, us, best = solve_job.solve(
+        args.moves, args.size, args.weak, args.scheduler, args.workers, args.state, settings
+    )
+    print(f"{moves} {score} {nodes} {us}", flush=True)
+    best_text = str(best) if best is not None else "none proved better than another (every move loses)"
+    print(f"c4solver.distributed: best move {best_text}", file=sys.stderr)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Runs the command; returns the exit code."""
     args = parser().parse_args(argv)
-    from . import book_job, inputs, label_job, parts
+    from . import book_job, inputs, label_job, parts, solve_job
 
     try:
-        if args.command == "label":
+        if args.command == "solve":
+            _solve(args)
+        elif args.command == "label":
             n = label_job.label(
                 args.input,
                 args.output,
@@ -152,8 +216,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         )
         return 130
     except (inputs.InputError, parts.JobMismatch, parts.Busy, ValueError, OSError) as e:
-        print(f"c4solver.distributed: {e}", file=sys.stderr)
+        # An error with no words of its own (a bare TimeoutError) is named by its type.
+        print(f"c4solver.distributed: {e or type(e).__name__}", file=sys.stderr)
         return 2
-    except (label_job.BadInput, book_job.ToolError) as e:
+    except (label_job.BadInput, book_job.ToolError, solve_job.TaskError) as e:
         print(f"c4solver.distributed: {e}", file=sys.stderr)
         return 1
