@@ -16,6 +16,7 @@ mod bundled;
 mod cli;
 mod doc_examples;
 mod docs;
+mod erased;
 mod figures;
 mod hostile;
 mod npm;
