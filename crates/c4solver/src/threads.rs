@@ -15,8 +15,10 @@ use std::io;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::{Scope, ScopedJoinHandle};
 
-/// Address space a new thread may need: its stack (2 MB) and as much again.
-pub(crate) const ROOM: usize = 4 << 20;
+/// Address space a new thread may need: its stack (2 MB) and as much again
+/// (checked on Linux only).
+#[cfg(target_os = "linux")]
+const ROOM: usize = 4 << 20;
 
 /// Whether the address space a new thread may need (4 MB: its stack and as much
 /// again) can be had now: reserved and given back at once, touching no memory.
