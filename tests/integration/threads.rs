@@ -87,8 +87,8 @@ fn two_threads_begin_samples() {
 #[test]
 fn one_thread_over_the_shared_table_is_the_compact_table_node_for_node() {
     let mut t = team::<Narrow>(64, 1);
-    assert_eq!(check(&mut t, "Test_L2_R2", 100, 0), 1_086_756);
-    assert_eq!(check(&mut t, "Test_L1_R2", 20, 0), 4_172_856);
+    assert_eq!(check(&mut t, "Test_L2_R2", 100, 0), 1_062_135);
+    assert_eq!(check(&mut t, "Test_L1_R2", 20, 0), 3_953_663);
 }
 
 #[cfg(feature = "research")]

@@ -57,12 +57,12 @@ fn edge_positions() {
 fn node_counts_are_pinned() {
     let pins = [
         // (set, first N positions, strong total, weak total)
-        ("Test_L3_R1", 100, 2_229, 1_153),
-        ("Test_L2_R1", 100, 8_571, 1_786),
-        ("Test_L2_R2", 100, 1_086_756, 338_136),
-        ("Test_L1_R1", 100, 102_339, 173_380),
-        ("Test_L1_R2", 20, 4_172_856, 255_279),
-        ("Test_L1_R3", 3, 8_929_666, 569_891),
+        ("Test_L3_R1", 100, 2_232, 1_145),
+        ("Test_L2_R1", 100, 8_423, 1_811),
+        ("Test_L2_R2", 100, 1_062_135, 318_581),
+        ("Test_L1_R1", 100, 100_507, 172_630),
+        ("Test_L1_R2", 20, 3_953_663, 211_129),
+        ("Test_L1_R3", 3, 7_808_861, 566_511),
     ];
     let mut solver = tuned();
     for (set, n, strong, weak) in pins {

@@ -138,6 +138,8 @@ struct Node<B> {
     next: B,
     /// The best value the moves left out of the search may have (`i32::MIN`: none).
     left_out: i32,
+    /// The opponent's winning cells (for the move ordering's useful threats).
+    their_wins: B,
 }
 
 /// What [`Tuned::negamax`] learns of its children while it expands them.
@@ -628,6 +630,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
         pos: &Board<W, H, B>,
         next: B,
         wins_after: &[B; W],
+        their_wins: B,
         own_rows: B,
         potential: bool,
     ) -> B {
@@ -636,7 +639,8 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
         for &col in Self::ORDER.iter().rev() {
             let mv = next & Board::<W, H, B>::column_mask(col);
             if mv != B::ZERO {
-                let score = Self::order_score(pos, mv, wins_after[col], own_rows, potential);
+                let score =
+                    Self::order_score(pos, mv, wins_after[col], their_wins, own_rows, potential);
                 if score >= first.1 {
                     first = (mv, score);
                 }
@@ -658,10 +662,21 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
     /// The move ordering's score of move `mv` of `pos` (at least 1): with
     /// `potential`, the threat score of [`Self::move_score`] times [`THREAT_WEIGHT`]
     /// plus the move's [`Potential`] (the open fours through its cell), else the
-    /// threat score alone.
+    /// threat score alone. Only the useful winning cells count: not one just above
+    /// a winning cell of the opponent's (`their_wins`, before the move), which the
+    /// opponent wins on or the mover must block, so that it never wins
+    /// (docs/tuned-solver.md#move-ordering).
     #[inline]
-    fn order_score(pos: &Board<W, H, B>, mv: B, wins: B, own_rows: B, potential: bool) -> u32 {
-        let threats = Self::move_score(mv, wins, own_rows);
+    fn order_score(
+        pos: &Board<W, H, B>,
+        mv: B,
+        wins: B,
+        their_wins: B,
+        own_rows: B,
+        potential: bool,
+    ) -> u32 {
+        let useful = wins & !((their_wins & !mv) << 1);
+        let threats = Self::move_score(mv, useful, own_rows);
         if potential {
             let own = pos.current();
             THREAT_WEIGHT * threats + Potential::<W, H>::of(mv, own, own ^ pos.mask())
@@ -839,6 +854,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
             beta,
             next: B::ZERO,
             left_out: i32::MIN,
+            their_wins,
         };
         let ControlFlow::Break(score) = self.settle(pos, node, their_wins, known);
         score
@@ -1168,9 +1184,10 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
                 // A child another thread is searching comes last: it scores 0,
                 // every other move at least 1 (the same order among them).
                 let free = busy_children & mv == B::ZERO;
+                let wins = children.wins_after[col];
                 moves.add(
                     mv,
-                    Self::order_score(pos, mv, children.wins_after[col], own_rows, potential)
+                    Self::order_score(pos, mv, wins, node.their_wins, own_rows, potential)
                         * u32::from(free),
                 );
             }
@@ -1212,8 +1229,14 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
             }
         }
         if busy_children != B::ZERO {
-            busy_children &=
-                !Self::first_move(pos, node.next, &children.wins_after, own_rows, potential);
+            busy_children &= !Self::first_move(
+                pos,
+                node.next,
+                &children.wins_after,
+                node.their_wins,
+                own_rows,
+                potential,
+            );
         }
         (true, busy_children)
     }
