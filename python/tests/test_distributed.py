@@ -428,11 +428,11 @@ def test_book_equals_the_single_machine_book(tmp_path):
     assert done.returncode == 2 and "holds another job" in done.stderr
 
 
-def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
-    moves = positions(600, seed=6, stones=(12, 24))
-    src = write_text(tmp_path / "in.txt", moves)
-    out = tmp_path / "out"
-    args = ("label", src, out, "--workers", 2, "--partition-size", 20)
+def interrupt(args, ready, what):
+    """Starts `python -m c4solver.distributed ARGS` in a session of its own, waits
+    until `ready()` (`what`), sends Ctrl-C to its whole group as a terminal does,
+    and checks that it exits 130 saying how to resume, and that the LocalCluster's
+    worker processes are gone with it."""
     driver = subprocess.Popen(
         [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
         stdout=subprocess.DEVNULL,
@@ -441,21 +441,28 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
         start_new_session=True,
     )
     try:
-        wait_for(lambda: len(parts(out)) >= 2 or driver.poll() is not None, "2 partitions")
+        wait_for(lambda: ready() or driver.poll() is not None, what)
         assert driver.poll() is None, "the job ended before Ctrl-C"
-        os.killpg(driver.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        os.killpg(driver.pid, signal.SIGINT)
         assert driver.wait(timeout=LIMIT) == 130
         assert "interrupted; run the same command again" in driver.stderr.read()
     finally:
         if driver.poll() is None:
             os.killpg(driver.pid, signal.SIGKILL)
             driver.wait()
-    # The LocalCluster's worker processes are gone with it.
     wait_for(
         lambda: subprocess.run(["pgrep", "-g", str(driver.pid)], capture_output=True).returncode
         == 1,
         "the worker processes to end",
     )
+
+
+def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
+    moves = positions(600, seed=6, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    args = ("label", src, out, "--workers", 2, "--partition-size", 20)
+    interrupt(args, lambda: len(parts(out)) >= 2, "2 partitions")
     done = command(*args)
     assert done.returncode == 0, done.stderr
     assert_exact(out, moves)

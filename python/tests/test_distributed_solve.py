@@ -18,7 +18,7 @@ pytest.importorskip("distributed", reason="pip install 'c4solver[distributed]'")
 import c4solver  # noqa: E402
 from c4solver.distributed import solve_job  # noqa: E402
 from conftest import pons_set  # noqa: E402
-from test_distributed import LIMIT, Cluster, command, wait_for  # noqa: E402
+from test_distributed import LIMIT, Cluster, command, interrupt, wait_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -274,32 +274,7 @@ def test_a_driver_killed_loses_nothing_finished(tmp_path, cluster):
 def test_ctrl_c_leaves_no_process_and_the_rerun_completes(tmp_path):
     state = tmp_path / "state"
     args = (*LONG, "--workers", 2, "--state", state)
-    driver = subprocess.Popen(
-        [sys.executable, "-m", "c4solver.distributed", "solve", *map(str, args)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        wait_for(
-            lambda: lines(state / solve_job.ANSWERS) >= 10 or driver.poll() is not None,
-            "10 answers",
-        )
-        assert driver.poll() is None, "the job ended before Ctrl-C"
-        os.killpg(driver.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
-        assert driver.wait(timeout=LIMIT) == 130
-        assert "interrupted; run the same command again" in driver.stderr.read()
-    finally:
-        if driver.poll() is None:
-            os.killpg(driver.pid, signal.SIGKILL)
-            driver.wait()
-    # The LocalCluster's worker processes are gone with it.
-    wait_for(
-        lambda: subprocess.run(["pgrep", "-g", str(driver.pid)], capture_output=True).returncode
-        == 1,
-        "the worker processes to end",
-    )
+    interrupt(("solve", *args), lambda: lines(state / solve_job.ANSWERS) >= 10, "10 answers")
     kept = lines(state / solve_job.ANSWERS)
     done = command("solve", *args)
     assert done.returncode == 0, done.stderr

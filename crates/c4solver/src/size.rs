@@ -376,29 +376,4 @@ mod tests {
             );
         }
     }
-
-    fn width_of<const W: usize, const H: usize, B: crate::sized::Bits>() -> (usize, usize, usize) {
-        (
-            crate::sized::Board::<W, H, B>::WIDTH,
-            crate::sized::Board::<W, H, B>::HEIGHT,
-            B::BITS,
-        )
-    }
-
-    #[test]
-    fn with_size_instantiates_every_size() {
-        for &size in Size::BUILT {
-            let bits = if size.is_wide() { 128 } else { 64 };
-            assert_eq!(
-                with_size!(size, width_of()),
-                (size.width, size.height, bits)
-            );
-        }
-        let other = Size::new(8, 7).unwrap();
-        assert_eq!(
-            other.built().is_ok(),
-            cfg!(feature = "all-sizes"),
-            "8x7 is built with the feature only"
-        );
-    }
 }

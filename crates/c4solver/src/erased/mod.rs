@@ -23,7 +23,6 @@ pub use solver::{Solver, SolverError};
 mod tests {
     use super::*;
     use crate::bits::Bits;
-    use crate::input::LineError;
     use crate::position::{Board, MoveError};
     use crate::size::{Size, SizeError};
     use crate::solver::{Config, Mode, SolveError, Solver as SizedSolver};
@@ -149,93 +148,6 @@ mod tests {
         assert!(won.has_four());
         assert_eq!(solver.solve(&won, Mode::Strong), Err(SolveError::GameOver));
         assert!(won.play(2).is_err(), "no move after a win");
-    }
-
-    #[test]
-    fn positions_round_trip_through_keys_stones_and_mirrors() {
-        for &size in Size::BUILT {
-            for moves in positions(size) {
-                let p = Position::parse(size, &moves).unwrap();
-                assert_eq!(Position::from_key(size, p.key()), Ok(p), "{size} {moves}");
-                let (first, second) = stones(&p);
-                let q = Position::from_stones(size, first, second).unwrap();
-                assert_eq!(q.key(), p.key(), "{size} {moves}");
-                assert_eq!(p.mirror().mirror(), p);
-                assert_eq!(p.canonical_key(), p.key().min(p.mirror().key()));
-                assert_eq!(p.to_string(), with_size!(size, grid(&moves)));
-            }
-        }
-    }
-
-    fn grid<const W: usize, const H: usize, B: Bits>(moves: &str) -> String {
-        Board::<W, H, B>::parse(moves).unwrap().to_string()
-    }
-
-    #[test]
-    fn lines_and_move_orders_on_every_size() {
-        for &size in Size::BUILT {
-            for moves in positions(size) {
-                let line = format!(" {moves}\t\r");
-                let read = parse_line_on(size, line.as_bytes(), false).unwrap();
-                let want = Position::parse(size, &moves).unwrap();
-                assert_eq!((read.moves, read.position), (moves.as_str(), want));
-                let generic = with_size!(size, line_of(line.as_bytes()));
-                assert_eq!(generic, (read.moves.to_string(), read.expected));
-                let (first, second) = stones(&want);
-                let mut replayed = Position::new(size).unwrap();
-                for col in Position::move_order(size, first, second).unwrap() {
-                    replayed.play(col).unwrap();
-                }
-                assert_eq!(replayed, want, "{size} {moves}");
-            }
-            let past = crate::position::column_symbol(size.width);
-            let err = parse_line_on(size, past.to_string().as_bytes(), false).unwrap_err();
-            // On a board of at most nine columns a letter is no column symbol at all.
-            let want = if size.width == 9 {
-                format!("bad character {past:?} at move 1")
-            } else {
-                format!(
-                    "column {} is out of range (1..={}) at move 1",
-                    size.width + 1,
-                    size.width
-                )
-            };
-            assert_eq!(err.to_string(), want, "{size}");
-            assert!(matches!(
-                parse_line_on(size, b"4", true),
-                Err(LineError::TooLong { .. })
-            ));
-        }
-        let wide = Size::new(10, 6).unwrap();
-        if wide.built().is_err() {
-            assert!(matches!(
-                parse_line_on(wide, b"", false),
-                Err(LineError::Size(SizeError::NotBuilt(_)))
-            ));
-        }
-    }
-
-    /// The line as the generic parser reads it: its moves and expected score.
-    fn line_of<const W: usize, const H: usize, B: Bits>(bytes: &[u8]) -> (String, Option<i32>) {
-        let q = crate::input::parse_line::<W, H, B>(bytes, false).unwrap();
-        (q.moves.to_string(), q.expected)
-    }
-
-    /// The first player's and the second player's stones of `p`.
-    fn stones(p: &Position) -> (u128, u128) {
-        let size = p.size();
-        let (mut first, mut second) = (0u128, 0u128);
-        for col in 0..size.width {
-            for row in 0..size.height {
-                let bit = 1u128 << (col * (size.height + 1) + row);
-                match (p.cell(col, row), p.moves_played().is_multiple_of(2)) {
-                    (Some(mine), first_to_move) if mine == first_to_move => first |= bit,
-                    (Some(_), _) => second |= bit,
-                    (None, _) => {}
-                }
-            }
-        }
-        (first, second)
     }
 
     #[test]
