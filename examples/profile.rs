@@ -5,7 +5,7 @@
 //! cargo run --release --example profile -- [MOVES] [TABLE_MB]
 //! ```
 //!
-//! `MOVES` defaults to the empty board (41,575,914 nodes; 4 s on a quiet 2-core machine,
+//! `MOVES` defaults to the empty board (39,079,382 nodes; 4-5 s on a quiet 2-core machine,
 //! about 10 s on a loaded one), and `TABLE_MB` to 64.
 
 use std::time::Instant;
