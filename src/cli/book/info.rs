@@ -57,7 +57,7 @@ pub fn run(args: &BookInfoArgs, size: Size) -> anyhow::Result<Exit> {
             }
             _ => format!(
                 "format 1: 32-byte header, {} bytes per entry",
-                v1_entry_bytes(size)
+                book.entry_bytes().unwrap_or_default()
             ),
         };
         t.push_str(&format!("bytes: {} ({layout})\n", book.file_len()));
@@ -83,12 +83,4 @@ pub fn run(args: &BookInfoArgs, size: Size) -> anyhow::Result<Exit> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(output::write_error(e)),
         _ => Ok(Exit::Ok),
     }
-}
-
-/// Bytes of a version-1 entry on `size` (docs/book.md): the key's `W * (H + 1)`
-/// bits and the score's, enough for `W * H` values, rounded up to bytes.
-fn v1_entry_bytes(size: Size) -> usize {
-    let cells = size.width * size.height;
-    let score_bits = (usize::BITS - cells.leading_zeros()) as usize;
-    (size.width * (size.height + 1) + score_bits).div_ceil(8)
 }

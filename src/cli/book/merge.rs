@@ -15,9 +15,8 @@ pub fn run(args: &BookMergeArgs, size: Size) -> anyhow::Result<Exit> {
     for path in &args.shards {
         shards.push(super::read_any(size, path)?);
     }
-    let bytes = Book::merge(&shards)?;
-    super::write_atomically(&args.out, &bytes)?;
-    let book = Book::from_bytes(size, bytes)?;
+    let book = Book::from_bytes(size, Book::merge(&shards)?)?;
+    book.write(&args.out)?;
     eprintln!(
         "c4solver: wrote {}: depth {}, {} entries, {} bytes",
         args.out.display(),

@@ -42,30 +42,6 @@ fn read_any(size: Size, path: &std::path::Path) -> anyhow::Result<Book> {
     })
 }
 
-/// Writes `bytes` to `out` through a temporary file beside it, synced and then
-/// renamed: a reader never sees half a book, and a failed write leaves nothing.
-///
-/// # Errors
-/// The file that could not be written or renamed, with what the system said.
-fn write_atomically(out: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut tmp = out.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let io = |path: &std::path::Path| {
-        let path = path.display().to_string();
-        move |error: std::io::Error| anyhow::anyhow!("{path}: {error}")
-    };
-    let written = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .map_err(io(&tmp))
-        .and_then(|()| std::fs::rename(&tmp, out).map_err(io(out)));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
 /// Runs a `book` subcommand.
 ///
 /// # Errors

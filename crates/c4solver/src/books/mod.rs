@@ -55,7 +55,7 @@ pub(crate) mod verify;
 
 pub use export::Unreachable;
 pub use generate::{GenerateError, Options, Outcome, Summary};
-pub(crate) use generate::{Generation, merge};
+pub(crate) use generate::{Generation, merge, write_atomically};
 pub(crate) use layers::layers;
 pub use layers::{Shard, ShardError};
 

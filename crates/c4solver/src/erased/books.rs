@@ -10,7 +10,7 @@ use crate::bits::Bits;
 use crate::books::verify::{self, Checked, Disagreement};
 use crate::books::{
     Book as SizedBook, BookError, Format, GenerateError, Generation, Header, Options, Outcome,
-    StoneCounts, Unreachable, merge,
+    StoneCounts, Unreachable, entry_bytes, merge, write_atomically,
 };
 use crate::erased::{Book, OpenBookError};
 use crate::size::Size;
@@ -58,6 +58,23 @@ impl Book {
     /// other formats.
     pub fn bits_per_entry(&self) -> Option<(f64, f64)> {
         with_size!(self.size(), bits_of(self))
+    }
+
+    /// A version-1 book's bytes per entry (its key's `W * (H + 1)` bits and its
+    /// score's, rounded up to bytes); `None` for the other formats.
+    pub fn entry_bytes(&self) -> Option<usize> {
+        let size = self.size();
+        (self.format() == Format::V1).then(|| entry_bytes(size.width, size.height))
+    }
+
+    /// Writes the file's bytes to `out` through a temporary file beside it, synced
+    /// and then renamed: a reader never sees half a book, and a failed write
+    /// leaves nothing.
+    ///
+    /// # Errors
+    /// [`GenerateError::Io`], naming the file that could not be written or renamed.
+    pub fn write(&self, out: &Path) -> Result<(), GenerateError> {
+        write_atomically(out, self.bytes())
     }
 
     /// The file's bytes.
