@@ -331,14 +331,11 @@ def test_worker_killed_midway_costs_only_its_tasks(tmp_path, cluster):
     assert_exact(out, moves)
 
 
-def test_driver_killed_and_run_again(tmp_path, cluster):
-    moves = positions(800, seed=5, stones=(12, 24))
-    src = write_text(tmp_path / "in.txt", moves)
-    out = tmp_path / "out"
-    args = ("label", src, out, "--scheduler", cluster.address, "--partition-size", 20)
-    driver = start(*args)
+def kill_driver(driver, ready, what):
+    """Kills the started `driver` (SIGKILL, no chance to clean up) once `ready()`
+    (`what`), checking that the job had not ended before."""
     try:
-        wait_for(lambda: len(parts(out)) >= 3 or driver.poll() is not None, "3 partitions")
+        wait_for(lambda: ready() or driver.poll() is not None, what)
         assert driver.poll() is None, "the job ended before the driver could be killed"
         driver.send_signal(signal.SIGKILL)
         driver.wait(timeout=LIMIT)
@@ -346,6 +343,14 @@ def test_driver_killed_and_run_again(tmp_path, cluster):
         if driver.poll() is None:
             driver.kill()
             driver.wait()
+
+
+def test_driver_killed_and_run_again(tmp_path, cluster):
+    moves = positions(800, seed=5, stones=(12, 24))
+    src = write_text(tmp_path / "in.txt", moves)
+    out = tmp_path / "out"
+    args = ("label", src, out, "--scheduler", cluster.address, "--partition-size", 20)
+    kill_driver(start(*args), lambda: len(parts(out)) >= 3, "3 partitions")
     assert len(parts(out)) < 40
     done = command(*args)
     assert done.returncode == 0, done.stderr

@@ -18,7 +18,14 @@ pytest.importorskip("distributed", reason="pip install 'c4solver[distributed]'")
 import c4solver  # noqa: E402
 from c4solver.distributed import solve_job  # noqa: E402
 from conftest import pons_set  # noqa: E402
-from test_distributed import LIMIT, Cluster, command, interrupt, wait_for  # noqa: E402
+from test_distributed import (  # noqa: E402
+    LIMIT,
+    Cluster,
+    command,
+    interrupt,
+    kill_driver,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -248,16 +255,7 @@ def test_a_driver_killed_loses_nothing_finished(tmp_path, cluster):
     state = tmp_path / "state"
     path = state / solve_job.ANSWERS
     args = (*LONG, "--scheduler", cluster.address, "--state", state)
-    driver = start(*args)
-    try:
-        wait_for(lambda: lines(path) >= 20 or driver.poll() is not None, "20 answers")
-        assert driver.poll() is None, "the job ended before the driver could be killed"
-        driver.send_signal(signal.SIGKILL)
-        driver.wait(timeout=LIMIT)
-    finally:
-        if driver.poll() is None:
-            driver.kill()
-            driver.wait()
+    kill_driver(start(*args), lambda: lines(path) >= 20, "20 answers")
     kept = [json.loads(line) for line in open(path) if line.endswith("\n")]
     done = command(*["solve", *args])
     assert done.returncode == 0, done.stderr
