@@ -4,8 +4,11 @@
 use std::path::PathBuf;
 
 use c4solver::bench::TestSet;
-use c4solver::{Config, Mode, SolverKind, sized::Solver7x6};
+use c4solver::{Config, Mode, SolverKind};
+
 use criterion::{Criterion, criterion_group, criterion_main};
+
+type Solver7x6 = c4solver::sized::Solver<7, 6>;
 
 fn sample(name: &str, n: usize) -> TestSet {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

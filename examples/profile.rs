@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use c4solver::research::CompactTable;
 use c4solver::research::Tuned;
-use c4solver::sized::Position7x6;
+
+type Position7x6 = c4solver::sized::Board<7, 6>;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 use c4solver::bench::TestSet;
 use c4solver::research::TeamSearch;
 use c4solver::research::{Narrow, SharedTable};
-use c4solver::{Config, Mode, sized::Position7x6, sized::Solver7x6};
+use c4solver::{Config, Mode};
+
+type Position7x6 = c4solver::sized::Board<7, 6>;
+type Solver7x6 = c4solver::sized::Solver<7, 6>;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

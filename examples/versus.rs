@@ -20,8 +20,12 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use c4solver::bench::TestSet;
-use c4solver::{Config, Mode, sized::Position7x6, sized::Solver7x6};
+use c4solver::{Config, Mode};
+
 use connect_four_ai::{Position as PonsPosition, Solver as PonsSolver};
+
+type Position7x6 = c4solver::sized::Board<7, 6>;
+type Solver7x6 = c4solver::sized::Solver<7, 6>;
 
 /// Positions solved untimed first: a Middle-Medium, an End and a Begin position.
 const WARM_UP: [&str; 3] = [

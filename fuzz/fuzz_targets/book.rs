@@ -12,8 +12,11 @@
 
 #![no_main]
 
-use c4solver::{sized::Board, sized::Book, sized::Book7x6};
+use c4solver::{sized::Board, sized::Book};
+
 use libfuzzer_sys::fuzz_target;
+
+type Book7x6 = Book<7, 6>;
 
 fn check<const W: usize, const H: usize>(data: &[u8]) {
     let Ok(book) = Book::<W, H>::from_bytes(data.to_vec()) else {

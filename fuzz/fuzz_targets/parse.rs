@@ -5,13 +5,13 @@
 //!   and nobody has four in a row;
 //! * every move error names a 1-based index within the string, and the character at
 //!   that index is the one the error describes; the prefix before it parses;
-//! * `parse_line` accepts a line only when it is not cut, returns a move string taken
+//! * `Query::parse` accepts a line only when it is not cut, returns a move string taken
 //!   from the line whose position is the parsed one, and a score in range;
 //! * a UTF-8 error points at a byte inside the line, after a valid prefix.
 
 #![no_main]
 
-use c4solver::{LineError, lines::MAX_LINE, sized::parse_line};
+use c4solver::{LineError, lines::MAX_LINE, sized::Query};
 use c4solver::{MoveError, sized::Board};
 use libfuzzer_sys::fuzz_target;
 
@@ -84,7 +84,7 @@ fn check_moves<const W: usize, const H: usize>(s: &str) {
 }
 
 fn check_line(data: &[u8], truncated: bool) {
-    match parse_line::<7, 6, u64>(data, truncated) {
+    match Query::<7, 6, u64>::parse(data, truncated) {
         Ok(q) => {
             assert!(!truncated);
             assert!(data.len() <= MAX_LINE || !truncated);

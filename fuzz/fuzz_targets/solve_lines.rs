@@ -1,5 +1,5 @@
 //! The line handling of `solve`: arbitrary bytes through `LineReader` (with a small
-//! buffer so lines cross buffer boundaries) and `parse_line`; valid positions with
+//! buffer so lines cross buffer boundaries) and `Query::parse`; valid positions with
 //! at least 20 stones are solved by the tuned search, and those with at least 30
 //! by the reference search too.
 //!
@@ -16,9 +16,11 @@
 use std::io::BufReader;
 use std::sync::Mutex;
 
-use c4solver::{Config, Mode, sized::Solver7x6};
-use c4solver::{lines::LineReader, lines::MAX_LINE, sized::parse_line};
+use c4solver::{Config, Mode};
+use c4solver::{lines::LineReader, lines::MAX_LINE, sized::Query};
 use libfuzzer_sys::fuzz_target;
+
+type Solver7x6 = c4solver::sized::Solver<7, 6>;
 
 /// The tuned and the reference solver, built once.
 static SOLVERS: Mutex<Option<(Solver7x6, Solver7x6)>> = Mutex::new(None);
@@ -49,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(truncated, want.len() > MAX_LINE);
         assert_eq!(bytes, &want[..want.len().min(MAX_LINE)]);
         n += 1;
-        let Ok(q) = parse_line::<7, 6, u64>(bytes, truncated) else {
+        let Ok(q) = Query::<7, 6, u64>::parse(bytes, truncated) else {
             continue;
         };
         let pos = q.position;

@@ -5,7 +5,7 @@
 //! Reading takes any nested sequence, or anything with `tolist()` (numpy arrays,
 //! tensors); writing makes numpy `int8` arrays.
 
-use c4solver::{Position as Board, PositionError, Size, StonesError, sized::column_symbol};
+use c4solver::{Position as Board, PositionError, Size, StonesError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -284,7 +284,7 @@ fn from_stones(
         PositionError::Stones(e) => describe(e, size, names),
         e => e.to_string(),
     })?;
-    let moves: String = order.iter().map(|&c| column_symbol(c)).collect();
+    let moves: String = order.iter().map(|&c| Board::column_symbol(c)).collect();
     Position::parse(size, &moves).map_err(|e| e.to_string())
 }
 

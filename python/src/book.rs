@@ -4,10 +4,14 @@
 
 use std::path::PathBuf;
 
-use c4solver::{BookError, sized::Book7x6};
+use c4solver::BookError;
+
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+
+/// The standard board's book, the one these functions read.
+type Book7x6 = c4solver::sized::Book<7, 6>;
 
 /// `_book_positions(stones, mirrors, file=None) -> (bytes, bytes)`: the moves
 /// of the positions of `stones` stones, `stones` ASCII digits each, one after

@@ -78,7 +78,7 @@ fn parse_line(
     // The command line's reader keeps MAX_LINE bytes of a line and says it was cut.
     let truncated = bytes.len() > c4solver::lines::MAX_LINE;
     let kept = &bytes[..bytes.len().min(c4solver::lines::MAX_LINE)];
-    let parsed = c4solver::parse_line_on(size, kept, truncated).map_err(value_error)?;
+    let parsed = c4solver::Line::parse(size, kept, truncated).map_err(value_error)?;
     Ok((parsed.moves.to_string(), parsed.expected))
 }
 

@@ -3,7 +3,7 @@
 //! what the solver's methods accept for a position; and `size_arg`, how a
 //! board size is given (`"8x8"` or `(8, 8)`).
 
-use c4solver::{MoveError, Position as Board, PositionError, Size, sized::column_symbol};
+use c4solver::{MoveError, Position as Board, PositionError, Size};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyTuple};
@@ -69,7 +69,7 @@ pub fn size_arg(size: Option<&Bound<'_, PyAny>>) -> PyResult<Size> {
 /// The 0-based column of the move symbol `ch` on a board `width` wide
 /// (`'1'`..`'9'`, then `'a'`, `'b'`, ... in either case).
 fn column_of(ch: char, width: usize) -> Option<usize> {
-    (0..width).find(|&c| column_symbol(c) == ch.to_ascii_lowercase())
+    (0..width).find(|&c| Board::column_symbol(c) == ch.to_ascii_lowercase())
 }
 
 impl Position {
@@ -155,7 +155,7 @@ impl Position {
         };
         let mut next = self.clone();
         next.board.play(col - 1).map_err(value_error)?;
-        next.moves.push(column_symbol(col - 1));
+        next.moves.push(Board::column_symbol(col - 1));
         if next.board.has_four() {
             next.won_at = Some(index);
         }
@@ -292,7 +292,7 @@ impl Position {
             .chars()
             .map(|ch| {
                 let col = column_of(ch, width).expect("valid moves");
-                column_symbol(width - 1 - col)
+                Board::column_symbol(width - 1 - col)
             })
             .collect();
         Position::parse(self.size(), &moves).expect("the mirror of a valid game is valid")

@@ -43,16 +43,16 @@ pub fn random_positions(
         )));
     }
     let range = lo as usize..=hi as usize;
-    if !generate::drawable(Size::STANDARD.cells(), &range) {
+    let seed = seed.unwrap_or_else(rand::random);
+    let Some(draws) = generate::draws::<7, 6, u64>(range, seed) else {
         return Err(PyValueError::new_err(format!(
             "no position to draw with {lo} to {hi} stones: the empty and the full board are never drawn"
         )));
-    }
-    let seed = seed.unwrap_or_else(rand::random);
+    };
     let drawn = py.detach(|| {
         let mut out = Vec::with_capacity(n.min(1 << 20));
         let mut stall = 0;
-        for draw in generate::draws::<7, 6, u64>(range, seed) {
+        for draw in draws {
             if out.len() == n {
                 return Ok(out);
             }

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use c4solver::bench::{Report, Setup, TestSets};
 use c4solver::{Mode, Size};
 
 use super::Exit;
 use super::args::{BenchArgs, EngineArgs};
 use super::engine;
+use super::harness::{Report, Setup, TestSets};
 use super::output;
 use super::progress;
 use super::signals::Signals;

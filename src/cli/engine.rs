@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 
 use c4solver::StopFlag;
 use c4solver::TableError;
-use c4solver::{Book, BookError, Config, OpenBookError, Size, Solver, SolverError, SolverKind};
+use c4solver::{Book, BookError, Config, Size, Solver, SolverError, SolverKind};
 
 use super::args::{BookArg, EngineArgs};
 use c4solver::batch::{PoolError, Worker};
@@ -274,7 +274,7 @@ pub fn book_file(engine: &EngineArgs) -> anyhow::Result<Option<Book>> {
         return Ok(None);
     };
     let book = Book::read(engine.size, path).map_err(|e| match e {
-        OpenBookError::Book(e @ BookError::Io { .. }) => anyhow!("--book {e}"),
+        e @ BookError::Io { .. } => anyhow!("--book {e}"),
         e => anyhow!("--book {}: {e}", path.display()),
     })?;
     Ok(Some(book))

@@ -3,11 +3,11 @@
 //! per worker, and kept in the order they were drawn, so that a seed gives the
 //! same file with any number of threads.
 
-use c4solver::bench::{self as generate, Generated, Request};
 use c4solver::{SolveError, Solver};
 
 use super::Exit;
 use super::args::{EngineArgs, GenerateArgs};
+use super::candidates::{self, Generated, Request};
 use super::engine;
 use super::output::{self, Item};
 use super::progress;
@@ -49,10 +49,10 @@ pub fn run(
         ran = pool::run(
             threads,
             engine::noted(make),
-            FromIter(generate::candidates_on(engine_args.size, &request)?),
+            FromIter(candidates::candidates(engine_args.size, &request)?),
             4 * threads + 16,
             &stop,
-            |solver: &mut Solver, _, (moves, pos)| match generate::label_on(
+            |solver: &mut Solver, _, (moves, pos)| match candidates::label(
                 solver, &pos, difficulty,
             ) {
                 Ok(score) => Some(Ok(score.map(|score| Generated { moves, score }))),

@@ -1,7 +1,8 @@
 //! The bench report as the tutorial's markdown tables (`c4solver bench`), and the
 //! comparison tables of `bench --compare`.
 
-use c4solver::bench::{Report, Row, sig4};
+use super::harness::{Report, Row};
+use super::sig4::sig4;
 
 /// The tutorial's name for a test set file (`Test_L3_R1` is End-Easy), if known.
 fn bucket_name(file: &str) -> Option<&'static str> {

@@ -17,12 +17,12 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use c4solver::SolveError;
-use c4solver::{Mode, MoveError, Position, Solver, sized::column_symbol};
-use c4solver::{lines::excerpt, lines::quoted};
+use c4solver::{Mode, MoveError, Position, Solver};
 
 use super::Exit;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
 use super::engine;
+use super::excerpt::{excerpt, quoted};
 use super::output;
 use super::progress;
 use super::signals::Signals;
@@ -77,7 +77,7 @@ fn parse_input(bytes: &[u8], pos: &Position) -> Result<Option<Typed>, String> {
             let Some(column) = text.parse::<u32>().ok().or(letter) else {
                 return Err(format!(
                     "expected a column (1-{}), h, u or q, found {}",
-                    column_symbol(width - 1),
+                    Position::column_symbol(width - 1),
                     quoted(text)
                 ));
             };
@@ -127,7 +127,7 @@ fn draw(pos: &Position, colour: bool) -> String {
         s.push('\n');
     }
     for col in 0..size.width {
-        s.push_str(&format!("{:>4}", column_symbol(col)));
+        s.push_str(&format!("{:>4}", Position::column_symbol(col)));
     }
     s.push('\n');
     s
@@ -298,7 +298,7 @@ fn play(
     screen.say(&format!(
         "You are {you} and play {order}; the solver is {it}. \
          Type a column (1-{}), h for every column's score, u to take back, q to quit.\n",
-        column_symbol(game.pos.size().width - 1)
+        Position::column_symbol(game.pos.size().width - 1)
     ))?;
     screen.say(&draw(&game.pos, screen.colour))?;
     let mut outcome = Exit::Ok;
@@ -316,7 +316,7 @@ fn play(
                 return Ok(outcome);
             };
             let over = game.play(col);
-            screen.say(&format!("solver plays {}\n", column_symbol(col)))?;
+            screen.say(&format!("solver plays {}\n", Position::column_symbol(col)))?;
             screen.say(&draw(&game.pos, screen.colour))?;
             if let Some(result) = over {
                 screen.say(&format!("{result}\n"))?;
@@ -377,7 +377,7 @@ fn play(
                         None => text.push_str("   -"),
                     }
                 }
-                let best = analysis.best_move().map_or('-', column_symbol);
+                let best = analysis.best_move().map_or('-', Position::column_symbol);
                 text.push_str(&format!(
                     "  your score per column (> 0 wins, 0 draws, < 0 loses); best: {best}\n"
                 ));

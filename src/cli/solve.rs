@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use c4solver::TableStats;
-use c4solver::parse_line_on;
+use c4solver::Line;
 use c4solver::{Mode, Solver};
 
 use super::Exit;
@@ -95,7 +95,7 @@ pub fn answer(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match parse_line_on(solver.size(), &line.bytes, line.truncated) {
+    let q = match Line::parse(solver.size(), &line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

@@ -19,7 +19,8 @@
 use crate::common;
 
 use c4solver::bench::Entry;
-use c4solver::{Config, Mode, SolveError, StopFlag, sized::Position7x6, sized::Solver7x6};
+use c4solver::{Config, Mode, SolveError, StopFlag};
+use crate::common::{Position7x6, Solver7x6};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

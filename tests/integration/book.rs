@@ -7,7 +7,8 @@
 
 use crate::common;
 
-use c4solver::{Book, Config, Mode, Size, sized::Book7x6, sized::Position7x6, sized::Solver7x6};
+use c4solver::{Book, Config, Mode, Size};
+use crate::common::{Book7x6, Position7x6, Solver7x6};
 
 fn builtin() -> Book7x6 {
     Book7x6::builtin().expect("the built-in book checks out")
@@ -69,6 +70,7 @@ fn random_positions_of_9_to_12_stones_agree_with_connect_four_ai() {
     let games: Vec<(String, Position7x6)> = (9..=12)
         .flat_map(|stones| {
             c4solver::bench::draws::<7, 6, u64>(stones..=stones, 43)
+                .expect("9 to 12 stones can be drawn")
                 .flatten()
                 .take(10)
         })

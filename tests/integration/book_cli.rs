@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use c4solver::sized::Book7x6;
+use crate::common::{Book7x6, Position7x6};
 
 /// A book file of `tests/data/books/`, written by the library: a 5x4 book of
 /// one entry, and 7x6 shards 1 of 2 of one 4-stone entry each ("1234" scored 0,
@@ -283,9 +283,9 @@ fn exported(stones: usize, mirrors: bool) -> Vec<String> {
 }
 
 /// The position and score of an exported line, checked to have `stones` stones.
-fn parsed(line: &str, stones: usize) -> (c4solver::sized::Position7x6, i32) {
+fn parsed(line: &str, stones: usize) -> (Position7x6, i32) {
     let (moves, score) = line.split_once(' ').expect("MOVES SCORE");
-    let pos = c4solver::sized::Position7x6::parse(moves).unwrap();
+    let pos = Position7x6::parse(moves).unwrap();
     assert_eq!(pos.moves_played(), stones, "{line}");
     (pos, score.parse().unwrap())
 }
@@ -332,7 +332,7 @@ fn book_export_counts_equal_book_info_and_every_line_reads_back() {
             assert!(keys.insert(pos.key(), score).is_none(), "twice: {line}");
         }
         for (&key, score) in &keys {
-            let pos = c4solver::sized::Position7x6::from_key(key).unwrap();
+            let pos = Position7x6::from_key(key).unwrap();
             assert_eq!(keys.get(&pos.mirror().key()), Some(score));
         }
         let mut canonical = std::collections::HashSet::new();
@@ -347,7 +347,7 @@ fn book_export_counts_equal_book_info_and_every_line_reads_back() {
         let pairs_of_both: std::collections::HashSet<u64> = keys
             .keys()
             .map(|&k| {
-                c4solver::sized::Position7x6::from_key(k)
+                Position7x6::from_key(k)
                     .unwrap()
                     .canonical_key()
             })
@@ -399,7 +399,7 @@ fn book_export_refuses_the_empty_board_and_layers_the_book_lacks() {
 #[test]
 fn book_export_reads_a_book_file_a_shard_too() {
     // A sorted-entry shard of one 4-stone entry, its mirror image's moves kept.
-    let key = c4solver::sized::Position7x6::parse("1123")
+    let key = Position7x6::parse("1123")
         .unwrap()
         .canonical_key();
     let shard = scratch("export-shard.c4book");

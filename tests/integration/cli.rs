@@ -21,7 +21,7 @@ fn fields(out: &Output) -> Vec<Option<(String, i32)>> {
             assert_eq!(f.len(), 4, "moves score nodes microseconds: {l:?}");
             // The built-in book answers up to its depth with no search.
             let nodes: u64 = f[2].parse().unwrap();
-            let depth = c4solver::sized::Book7x6::builtin().unwrap().depth();
+            let depth = crate::common::Book7x6::builtin().unwrap().depth();
             assert_eq!(nodes == 0, f[0].len() <= depth, "{l:?}");
             f[3].parse::<u64>().unwrap();
             Some((f[0].to_string(), f[1].parse().unwrap()))

@@ -1,4 +1,4 @@
-//! The size-erased API (`c4solver::Position`, `Solver`, `parse_line_on`) on every
+//! The size-erased API (`c4solver::Position`, `Solver`, `Line::parse`) on every
 //! size this build holds: the standard board alone by default, all 53 with the
 //! `all-sizes` feature (`.ci/run` runs them so, with the features' integration
 //! tests). The oracles are the reference search (the tutorial's, independent of
@@ -6,10 +6,9 @@
 //! `c4solver::sized`. The library's unit tests check the erased solver against
 //! the generic one on the standard board.
 
-use c4solver::sized::{Bits, Board, column_symbol, parse_line};
+use c4solver::sized::{Bits, Board, Query};
 use c4solver::{
-    Config, LineError, Mode, Position, Size, SizeError, Solver, SolverKind, parse_line_on,
-    with_size,
+    Config, Line, LineError, Mode, Position, Size, SizeError, Solver, SolverKind, with_size,
 };
 
 /// Positions of a few stones on any board: every column in turn, then the
@@ -19,7 +18,7 @@ fn positions(size: Size) -> Vec<String> {
     let mut moves = String::new();
     for i in 0..(size.width * 2).min(size.cells() - 1) {
         let col = (i * 3 + 1) % size.width;
-        moves.push(column_symbol(col));
+        moves.push(Position::column_symbol(col));
         if Position::parse(size, &moves).is_err() {
             break;
         }
@@ -106,7 +105,7 @@ fn positions_round_trip_through_keys_stones_and_mirrors_on_every_size() {
 
 /// The line as the generic parser reads it: its moves and expected score.
 fn line_of<const W: usize, const H: usize, B: Bits>(bytes: &[u8]) -> (String, Option<i32>) {
-    let q = parse_line::<W, H, B>(bytes, false).unwrap();
+    let q = Query::<W, H, B>::parse(bytes, false).unwrap();
     (q.moves.to_string(), q.expected)
 }
 
@@ -115,7 +114,7 @@ fn lines_and_move_orders_on_every_size() {
     for &size in Size::BUILT {
         for moves in positions(size) {
             let line = format!(" {moves}\t\r");
-            let read = parse_line_on(size, line.as_bytes(), false).unwrap();
+            let read = Line::parse(size, line.as_bytes(), false).unwrap();
             let want = Position::parse(size, &moves).unwrap();
             assert_eq!((read.moves, read.position), (moves.as_str(), want));
             let generic = with_size!(size, line_of(line.as_bytes()));
@@ -127,8 +126,8 @@ fn lines_and_move_orders_on_every_size() {
             }
             assert_eq!(replayed, want, "{size} {moves}");
         }
-        let past = column_symbol(size.width);
-        let err = parse_line_on(size, past.to_string().as_bytes(), false).unwrap_err();
+        let past = Position::column_symbol(size.width);
+        let err = Line::parse(size, past.to_string().as_bytes(), false).unwrap_err();
         // On a board of at most nine columns a letter is no column symbol at all.
         let want = if size.width == 9 {
             format!("bad character {past:?} at move 1")
@@ -141,14 +140,14 @@ fn lines_and_move_orders_on_every_size() {
         };
         assert_eq!(err.to_string(), want, "{size}");
         assert!(matches!(
-            parse_line_on(size, b"4", true),
+            Line::parse(size, b"4", true),
             Err(LineError::TooLong { .. })
         ));
     }
     let wide = Size::new(10, 6).unwrap();
     if wide.built().is_err() {
         assert!(matches!(
-            parse_line_on(wide, b"", false),
+            Line::parse(wide, b"", false),
             Err(LineError::Size(SizeError::NotBuilt(_)))
         ));
     }

@@ -239,7 +239,7 @@ fn score_out_of_range_or_wrong() {
     let out = run(&["solve"], input.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     // Regression: a number too long for an integer type was "not a number".
-    let (lo, hi) = c4solver::sized::Position7x6::parse(B.0)
+    let (lo, hi) = common::Position7x6::parse(B.0)
         .unwrap()
         .score_range();
     assert_eq!(
@@ -413,7 +413,7 @@ fn generate_huge_count_is_interruptible() {
     // What was kept is printed, each line a valid End position with its score.
     for l in std::iter::once(first.trim_end()).chain(rest.lines()) {
         let (moves, score) = l.split_once(' ').unwrap();
-        let p = c4solver::sized::Position7x6::parse(moves).unwrap();
+        let p = common::Position7x6::parse(moves).unwrap();
         assert!(p.moves_played() >= 29, "{l}");
         assert!((-18..=18).contains(&score.parse::<i32>().unwrap()), "{l}");
     }

@@ -5,9 +5,15 @@
 
 use crate::common;
 
-use c4solver::bench::sig4;
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
-use c4solver::{Config, Mode, sized::Solver7x6};
+use c4solver::{Config, Mode};
+use crate::common::Solver7x6;
+
+/// The command line's rounding to 4 significant digits, as its tables show the
+/// figures (a binary's module: included, not imported).
+#[path = "../../src/cli/sig4.rs"]
+mod rounding;
+use rounding::sig4;
 
 /// Solves the whole set, checks every answer and returns the mean node count.
 ///

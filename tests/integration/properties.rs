@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 #[cfg(feature = "research")]
 use c4solver::research::{DepthKind, TableKind};
-use c4solver::sized::parse_line;
+use c4solver::sized::Query;
 use c4solver::{Config, Mode, SolverKind, sized::Board, sized::Solver};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -346,12 +346,12 @@ fn keys_round_trip_through_input_lines() {
             let score = score.clamp(lo, hi);
             // (an empty move string cannot carry a score: the score would be read as moves)
             let line = format!(" {moves}\t{score}\r");
-            let q = parse_line::<7, 6, u64>(line.as_bytes(), false).unwrap();
+            let q = Query::<7, 6, u64>::parse(line.as_bytes(), false).unwrap();
             prop_assert_eq!(q.moves, moves.as_str());
             prop_assert_eq!(q.position.key(), pos.key());
             prop_assert_eq!(q.expected, Some(score));
             let beyond = format!("{moves} {}", hi + 1);
-            prop_assert!(parse_line::<7, 6, u64>(beyond.as_bytes(), false).is_err());
+            prop_assert!(Query::<7, 6, u64>::parse(beyond.as_bytes(), false).is_err());
             Ok(())
         },
     );

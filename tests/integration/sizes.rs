@@ -128,7 +128,7 @@ fn random_game(rng: &mut ChaCha8Rng, w: usize, h: usize, ply: usize) -> Option<(
         if g.play(col) {
             return None;
         }
-        moves.push(c4solver::sized::column_symbol(col));
+        moves.push(c4solver::Position::column_symbol(col));
     }
     Some((moves, g))
 }
@@ -437,9 +437,9 @@ fn check_wide(size: Size, positions: usize, empty: std::ops::RangeInclusive<usiz
             m.chars()
                 .map(|ch| {
                     let col = (0..w)
-                        .position(|c| c4solver::sized::column_symbol(c) == ch)
+                        .position(|c| c4solver::Position::column_symbol(c) == ch)
                         .unwrap();
-                    c4solver::sized::column_symbol(w - 1 - col)
+                    c4solver::Position::column_symbol(w - 1 - col)
                 })
                 .collect()
         })

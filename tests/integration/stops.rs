@@ -206,7 +206,7 @@ fn generate_stops_between_and_inside_searches() {
     assert!(took < Duration::from_secs(1), "took {took:?} to stop");
     for l in lines.iter() {
         let (moves, score) = l.split_once(' ').unwrap();
-        let p = c4solver::sized::Position7x6::parse(moves).unwrap();
+        let p = common::Position7x6::parse(moves).unwrap();
         assert!(p.moves_played() <= 14, "{l}");
         score.parse::<i32>().unwrap();
     }

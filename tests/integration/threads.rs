@@ -19,7 +19,8 @@ use std::time::Duration;
 
 #[cfg(feature = "research")]
 use c4solver::research::{Layout, Narrow, SharedTable, TeamSearch, Wide};
-use c4solver::{Config, Mode, sized::Solver7x6};
+use c4solver::{Config, Mode};
+use crate::common::Solver7x6;
 
 #[cfg(feature = "research")]
 /// A team of `threads` threads over a shared table of layout `L`, its helpers

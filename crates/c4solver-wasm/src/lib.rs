@@ -187,9 +187,9 @@ pub fn every_size() -> Vec<String> {
 }
 
 /// Parses a position given alone, as the server parses its `pos`
-/// ([`c4solver::parse_pos_on`]): the move string and its position, or the
+/// ([`c4solver::Line::parse_pos`]): the move string and its position, or the
 /// command line's message.
 pub fn parse_pos(size: Size, text: &str) -> Result<(&str, Position), String> {
-    let line = c4solver::parse_pos_on(size, text.as_bytes()).map_err(|e| e.to_string())?;
+    let line = c4solver::Line::parse_pos(size, text.as_bytes()).map_err(|e| e.to_string())?;
     Ok((line.moves, line.position))
 }

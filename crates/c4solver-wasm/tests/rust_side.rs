@@ -15,7 +15,7 @@ fn positions_are_parsed_as_the_library_parses_them() {
     ];
     for text in lines {
         let ours = parse_pos(Size::STANDARD, text).map(|(m, p)| (m, p.key()));
-        let library = c4solver::sized::parse_pos::<7, 6, u64>(text.as_bytes())
+        let library = c4solver::sized::Query::<7, 6, u64>::parse_pos(text.as_bytes())
             .map(|q| (q.moves, u128::from(q.position.key())))
             .map_err(|e| e.to_string());
         assert_eq!(ours, library, "{text:?}");

@@ -7,9 +7,10 @@
 //! [`StopFlag`](crate::StopFlag).
 //!
 //! ```
-//! use c4solver::{Config, Mode, sized::Position7x6 as Position, sized::Solver7x6};
+//! use c4solver::{Config, Mode, sized::Board, sized::Solver};
 //!
-//! let mut solver = Solver7x6::new(Config::default())?;
+//! type Position = Board<7, 6>;
+//! let mut solver = Solver::<7, 6>::new(Config::default())?;
 //! // 36 stones; columns 4, 5 and 6 are full.
 //! let pos = Position::parse("357764656655524426657442143123337712")?;
 //! let analysis = solver.analyze(&pos, Mode::Strong)?;
@@ -635,7 +636,8 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
 mod tests {
     use super::*;
     use crate::Config;
-    use crate::sized::{Position7x6 as Position, Solver7x6};
+    use crate::position::Position;
+    use crate::solver::Solver7x6;
 
     fn solver() -> Solver7x6 {
         Solver7x6::new(Config::default()).unwrap()

@@ -4,9 +4,9 @@
 //! (docs/answer.md describes its JSON).
 //!
 //! ```
-//! use c4solver::{Answer, Config, Mode, sized::Playable, sized::Solver7x6};
+//! use c4solver::{Answer, Config, Mode, sized::Playable, sized::Solver};
 //!
-//! let mut solver = Solver7x6::with_builtin_book(Config::default())?;
+//! let mut solver = Solver::<7, 6>::with_builtin_book(Config::default())?;
 //! let pos = Playable::parse("4455")?;
 //! let answer = solver.answer("4455", &pos, Mode::Strong, false)?;
 //! assert_eq!(answer.scores, [Some(-4), Some(-3), Some(18), Some(2), Some(2), Some(18), Some(-3)]);
@@ -104,7 +104,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
 mod tests {
     use super::*;
     use crate::Config;
-    use crate::sized::Solver7x6;
+    use crate::solver::Solver7x6;
 
     fn answer(moves: &str, pv: bool) -> Answer {
         let mut s = Solver7x6::with_builtin_book(Config::default()).unwrap();

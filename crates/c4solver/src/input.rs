@@ -26,7 +26,7 @@ pub(crate) const SHOWN: usize = 40;
 /// `text` as a message repeats it: whole if it has at most `SHOWN`
 /// characters, else its first `SHOWN` and its length, `1234...(5000 bytes)`,
 /// so that a hostile line does not flood the terminal.
-pub fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
@@ -35,7 +35,7 @@ pub fn excerpt(text: &str) -> String {
 
 /// [`excerpt`] in double quotes (the quotes around the part shown):
 /// `"abc"`, `"abcd..."... (5000 bytes)`.
-pub fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
@@ -100,9 +100,35 @@ pub enum LineError {
     },
 }
 
-/// Parses one line (without its `\n`). `truncated` says the reader cut it at
-/// [`MAX_LINE`] bytes.
-pub fn parse_line<const W: usize, const H: usize, B: Bits>(
+impl<'a, const W: usize, const H: usize, B: Bits> Query<'a, W, H, B> {
+    /// Parses one line (without its `\n`). `truncated` says the reader cut it at
+    /// [`MAX_LINE`] bytes.
+    ///
+    /// # Errors
+    /// The first rule of the module's list that the line breaks ([`LineError`]).
+    pub fn parse(bytes: &'a [u8], truncated: bool) -> Result<Self, LineError> {
+        parse_line(bytes, truncated)
+    }
+
+    /// Parses a position given alone, as the server's `pos` and the page's: the
+    /// rules of [`Query::parse`], and no second field. Every surface that takes a
+    /// position this way words its errors alike.
+    ///
+    /// # Errors
+    /// [`Query::parse`]'s, and [`PosError::SecondField`] for a second field.
+    pub fn parse_pos(bytes: &'a [u8]) -> Result<Self, PosError> {
+        let q = parse_line::<W, H, B>(bytes, false)?;
+        if q.expected.is_some() {
+            return Err(PosError::SecondField {
+                text: String::from_utf8_lossy(bytes).into_owned(),
+            });
+        }
+        Ok(q)
+    }
+}
+
+/// [`Query::parse`].
+fn parse_line<const W: usize, const H: usize, B: Bits>(
     bytes: &[u8],
     truncated: bool,
 ) -> Result<Query<'_, W, H, B>, LineError> {
@@ -165,7 +191,7 @@ pub fn parse_line<const W: usize, const H: usize, B: Bits>(
 /// address) was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PosError {
-    /// The line's own error, as [`parse_line`] gives it.
+    /// The line's own error, as [`Query::parse`] gives it.
     #[error(transparent)]
     Line(#[from] LineError),
     /// A second field: a position holds no expected score.
@@ -174,21 +200,6 @@ pub enum PosError {
         /// The whole text, as given.
         text: String,
     },
-}
-
-/// Parses a position given alone, as the server's `pos` and the page's: the
-/// rules of [`parse_line`], and no second field. Every surface that takes a
-/// position this way words its errors alike.
-pub fn parse_pos<const W: usize, const H: usize, B: Bits>(
-    bytes: &[u8],
-) -> Result<Query<'_, W, H, B>, PosError> {
-    let q = parse_line::<W, H, B>(bytes, false)?;
-    if q.expected.is_some() {
-        return Err(PosError::SecondField {
-            text: String::from_utf8_lossy(bytes).into_owned(),
-        });
-    }
-    Ok(q)
 }
 
 /// Reads lines of at most [`MAX_LINE`] bytes, skipping the rest of longer lines,
@@ -282,19 +293,19 @@ mod tests {
     use super::*;
 
     fn parse(s: &[u8]) -> Result<Query<'_>, LineError> {
-        parse_line::<7, 6, u64>(s, false)
+        Query::parse(s, false)
     }
 
     #[test]
     fn a_position_alone_has_no_second_field() {
-        assert_eq!(parse_pos::<7, 6, u64>(b" 4455 ").unwrap().moves, "4455");
+        assert_eq!(Query::<7, 6, u64>::parse_pos(b" 4455 ").unwrap().moves, "4455");
         assert_eq!(
-            parse_pos::<7, 6, u64>(b"44 18").unwrap_err().to_string(),
+            Query::<7, 6, u64>::parse_pos(b"44 18").unwrap_err().to_string(),
             r#"pos holds moves only, found a second field in "44 18""#
         );
         // The line's own errors first, in its words.
         assert_eq!(
-            parse_pos::<7, 6, u64>(b"48 x").unwrap_err().to_string(),
+            Query::<7, 6, u64>::parse_pos(b"48 x").unwrap_err().to_string(),
             parse(b"48 x").unwrap_err().to_string()
         );
     }
@@ -392,17 +403,17 @@ mod tests {
             );
         }
         assert_eq!(
-            parse_line::<7, 6, u64>(b"4455", true).unwrap_err(),
+            Query::<7, 6, u64>::parse(b"4455", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }
         );
         // a cut line reports its first real error instead
         assert!(matches!(
-            parse_line::<7, 6, u64>(b"4444444", true).unwrap_err(),
+            Query::<7, 6, u64>::parse(b"4444444", true).unwrap_err(),
             LineError::Move(MoveError::ColumnFull { index: 7, .. })
         ));
         // cut in the middle of a multi-byte character
         assert_eq!(
-            parse_line::<7, 6, u64>(b"44\xc3", true).unwrap_err(),
+            Query::<7, 6, u64>::parse(b"44\xc3", true).unwrap_err(),
             LineError::TooLong { max: MAX_LINE }
         );
     }

@@ -124,7 +124,6 @@ mod books;
 mod cpu;
 mod erased;
 mod generate;
-mod harness;
 mod input;
 mod moves;
 mod pool;
@@ -140,8 +139,8 @@ pub use answer::Answer;
 pub use books::BookError;
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
-    Analysis, Book, BookGeneration, Line, OpenBookError, Position, PositionError, Solver,
-    SolverError, parse_line_on, parse_pos_on,
+    Analysis, Book, BookGeneration, Line, Position, PositionError, Solver,
+    SolverError,
 };
 pub use input::{LineError, PosError};
 pub use position::{MoveError, StonesError};
@@ -151,8 +150,8 @@ pub use table::{TableError, TableStats};
 
 /// The types of the book tools ([`Book`]'s header, format and counts, its rows'
 /// error and checks, and [`BookGeneration`]'s options, shards and outcome). The
-/// book itself is [`Book`] (or [`sized::Book`] for one size); its errors are
-/// [`BookError`] and [`OpenBookError`].
+/// book itself is [`Book`] (or [`sized::Book`] for one size); its error is
+/// [`BookError`].
 pub mod book {
     pub use crate::books::verify::{Checked, Disagreement};
     pub use crate::books::{
@@ -169,29 +168,25 @@ pub mod book {
 pub mod sized {
     pub use crate::analysis::Analysis;
     pub use crate::bits::Bits;
-    pub use crate::books::{Book, Book7x6};
-    pub use crate::input::{Query, parse_line, parse_pos};
-    pub use crate::position::{Board, Playable, Position as Position7x6, column_symbol};
-    pub use crate::solver::{KnownScores, Solver, Solver7x6, Stopped};
+    pub use crate::books::Book;
+    pub use crate::input::Query;
+    pub use crate::position::{Board, Playable};
+    pub use crate::solver::{KnownScores, Solver, Stopped};
 }
 
 /// Reading positions a line at a time, as the command line reads them: lines of
-/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, and excerpts of bad input for
-/// messages.
+/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, a longer one cut there.
 pub mod lines {
-    pub use crate::input::{LineReader, MAX_LINE, excerpt, quoted};
+    pub use crate::input::{LineReader, MAX_LINE};
 }
 
-/// Test sets: reading them ([`TestSet`](bench::TestSet)), running them with every
-/// score checked ([`TestSets`](bench::TestSets), as `c4solver bench` does: a
-/// [`Report`](bench::Report) of figures, rounded for show by
-/// [`sig4`](bench::sig4)), and drawing and labelling new positions from random
-/// games ([`candidates_on`](bench::candidates_on),
-/// [`label_on`](bench::label_on), [`draws`](bench::draws)).
+/// Test sets: reading them ([`TestSet`](bench::TestSet), with the buckets of
+/// Pons' benchmark sets, [`Stage`](bench::Stage) and
+/// [`Difficulty`](bench::Difficulty)), and drawing random positions as
+/// `c4solver generate` draws its candidates ([`draws`](bench::draws)). Running
+/// them through configurations and labelling new ones are the command line's.
 pub mod bench {
-    pub use crate::erased::bench::{TestSets, candidates_on, label_on};
-    pub use crate::generate::{Generated, Request, drawable, draws};
-    pub use crate::harness::{Mismatch, Report, Row, Setup, sig4};
+    pub use crate::generate::draws;
     pub use crate::testset::{Difficulty, Entry, Stage, TestSet, TestSetError, moves_left_on};
 }
 

@@ -67,7 +67,7 @@ pub use playable::Playable;
 pub use replay::StonesError;
 
 /// The standard board: 7 columns, 6 rows.
-pub type Position = Board<7, 6>;
+pub(crate) type Position = Board<7, 6>;
 
 /// A position on a `W`-column, `H`-row board, held in two words of type `B`
 /// (`u64` unless named; `u128` for a board of more than 64 bits).
@@ -136,7 +136,7 @@ pub enum MoveError {
 ///
 /// Precondition: `col < 35` (`debug_assert!`ed).
 #[inline]
-pub const fn column_symbol(col: usize) -> char {
+pub(crate) const fn column_symbol(col: usize) -> char {
     debug_assert!(col < 35);
     if col < 9 {
         (b'1' + col as u8) as char

@@ -6,7 +6,7 @@ mod info;
 mod merge;
 mod verify;
 
-use c4solver::{Book, BookError, OpenBookError, Size};
+use c4solver::{Book, BookError, Size};
 
 use super::Exit;
 use super::args::{BookAction, BookArgs, EngineArgs};
@@ -37,7 +37,7 @@ fn open(size: Size, file: Option<&std::path::Path>) -> anyhow::Result<(String, B
 /// A file that cannot be read or is not a book or shard of this size.
 fn read_any(size: Size, path: &std::path::Path) -> anyhow::Result<Book> {
     Book::read_any(size, path).map_err(|e| match e {
-        OpenBookError::Book(e @ BookError::Io { .. }) => anyhow::Error::new(e),
+        e @ BookError::Io { .. } => anyhow::Error::new(e),
         e => anyhow::anyhow!("{}: {e}", path.display()),
     })
 }

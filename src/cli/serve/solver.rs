@@ -9,7 +9,7 @@
 //! allocated anew) when a task asks another size than the thread's last one,
 //! so memory stays one table per thread whatever the sizes asked.
 
-use c4solver::parse_pos_on;
+use c4solver::Line;
 use c4solver::{Book, Config, Mode, Size, Solver, StopFlag};
 
 use super::answer::{Answer, Parsed, Task};
@@ -19,7 +19,7 @@ use crate::cli::engine;
 
 /// Parses the moves of `pos` on the `size` board as the command line parses a
 /// line of `analyze`, with its message on error; a second field (a `solve`
-/// line's expected score) has no place in a query ([`parse_pos_on`], as the
+/// line's expected score) has no place in a query ([`Line::parse_pos`], as the
 /// page's WebAssembly engine).
 ///
 /// # Errors
@@ -27,7 +27,7 @@ use crate::cli::engine;
 /// for a size this program does not hold.
 pub fn parse(size: Size, pos: &[u8]) -> Result<Parsed, String> {
     let size = size.built().map_err(|e| e.to_string())?;
-    let q = parse_pos_on(size, pos).map_err(|e| e.to_string())?;
+    let q = Line::parse_pos(size, pos).map_err(|e| e.to_string())?;
     Ok(Parsed {
         moves: q.moves.to_string(),
         key: q.position.key(),

@@ -10,6 +10,13 @@ use std::process::{Command, Output, Stdio};
 
 use c4solver::bench::TestSet;
 
+/// The standard board's generic engines, as the tests that run them name them.
+pub type Position7x6 = c4solver::sized::Board<7, 6>;
+/// See [`Position7x6`].
+pub type Solver7x6 = c4solver::sized::Solver<7, 6>;
+/// See [`Position7x6`].
+pub type Book7x6 = c4solver::sized::Book<7, 6>;
+
 /// `../shared/pons-testsets/NAME` (or `$C4_PONS_DIR/NAME`), or a panic that says
 /// where the sets should be: a data-driven test never passes without its data.
 pub fn pons_set(name: &str) -> TestSet {

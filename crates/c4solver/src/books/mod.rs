@@ -69,6 +69,7 @@ use serde::Serialize;
 
 use crate::bits::Bits;
 use crate::position::Board;
+use crate::size::SizeError;
 use header::{FileHeader, checksum, seal};
 
 /// The first 8 bytes of every book file.
@@ -83,9 +84,13 @@ pub(crate) const HEADER_BYTES: usize = FileHeader::LEN;
 /// `books/README.md`).
 static BUILTIN_BYTES: &[u8] = include_bytes!("../../books/7x6.c4book");
 
-/// Why a book file was refused.
+/// Why a book file was refused, or a book could not be had.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
+    /// A board size this build does not hold (the size-erased
+    /// [`Book`](crate::Book)'s: a generic book has its size built in).
+    #[error(transparent)]
+    Size(#[from] SizeError),
     /// The file could not be read or written.
     #[error("{}: {error}", path.display())]
     Io {
@@ -258,9 +263,10 @@ struct Raw {
 /// `Arc`).
 ///
 /// ```
-/// use c4solver::sized::{Book7x6, Position7x6 as Position};
+/// use c4solver::sized::{Board, Book};
 ///
-/// let book = Book7x6::builtin().expect("7x6 has a built-in book");
+/// type Position = Board<7, 6>;
+/// let book = Book::<7, 6>::builtin().expect("7x6 has a built-in book");
 /// // The first player wins the empty board with their last stone: 22 - 21 = 1.
 /// assert_eq!(book.score(&Position::new()), Some(1));
 /// // A position and its mirror image share one entry.
@@ -276,8 +282,9 @@ pub struct Book<const W: usize, const H: usize, B: Bits = u64> {
     _board: PhantomData<Board<W, H, B>>,
 }
 
-/// The book of the standard board.
-pub type Book7x6 = Book<7, 6>;
+/// The book of the standard board (the tests').
+#[cfg(test)]
+pub(crate) type Book7x6 = Book<7, 6>;
 
 impl<const W: usize, const H: usize, B: Bits> Clone for Book<W, H, B> {
     fn clone(&self) -> Self {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::bits::Bits;
 use crate::books::{Book as SizedBook, BookError};
 use crate::erased::Position;
-use crate::size::{Size, SizeError};
+use crate::size::Size;
 use crate::with_size;
 
 /// An opening book of any board size this build holds: the size-erased face of
@@ -24,17 +24,6 @@ use crate::with_size;
 pub struct Book {
     size: Size,
     inner: Arc<dyn Any + Send + Sync>,
-}
-
-/// Why a book could not be had: a size not built, or the book's own error.
-#[derive(Debug, thiserror::Error)]
-pub enum OpenBookError {
-    /// The size is not one this build holds.
-    #[error(transparent)]
-    Size(#[from] SizeError),
-    /// The file or bytes are not a whole book of this size.
-    #[error(transparent)]
-    Book(#[from] BookError),
 }
 
 impl Book {
@@ -63,9 +52,9 @@ impl Book {
     /// ([`sized::Book::read`](crate::sized::Book::read)).
     ///
     /// # Errors
-    /// [`OpenBookError::Size`] for a size not built; the book's own error for a
+    /// [`BookError::Size`] for a size not built; the book's own error for a
     /// file that cannot be read or is not a whole book of this size.
-    pub fn read(size: Size, path: &Path) -> Result<Book, OpenBookError> {
+    pub fn read(size: Size, path: &Path) -> Result<Book, BookError> {
         Ok(with_size!(size.built()?, read_of(path))?)
     }
 
@@ -73,7 +62,7 @@ impl Book {
     ///
     /// # Errors
     /// As [`Book::read`].
-    pub fn from_bytes(size: Size, bytes: Vec<u8>) -> Result<Book, OpenBookError> {
+    pub fn from_bytes(size: Size, bytes: Vec<u8>) -> Result<Book, BookError> {
         Ok(with_size!(size.built()?, bytes_of(bytes))?)
     }
 

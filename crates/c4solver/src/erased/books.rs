@@ -12,7 +12,7 @@ use crate::books::{
     Book as SizedBook, BookError, Format, GenerateError, Generation, Header, Options, Outcome,
     StoneCounts, Unreachable, entry_bytes, merge, write_atomically,
 };
-use crate::erased::{Book, OpenBookError};
+use crate::erased::Book;
 use crate::size::Size;
 use crate::solver::{Config, StopFlag};
 use crate::with_size;
@@ -30,7 +30,7 @@ impl Book {
     ///
     /// # Errors
     /// As [`Book::read`], but a shard is accepted.
-    pub fn read_any(size: Size, path: &Path) -> Result<Book, OpenBookError> {
+    pub fn read_any(size: Size, path: &Path) -> Result<Book, BookError> {
         Ok(with_size!(size.built()?, read_any_of(path))?)
     }
 

@@ -5,7 +5,6 @@
 //! WebAssembly) uses these.
 
 mod analysis;
-pub(crate) mod bench;
 mod book;
 mod books;
 mod input;
@@ -13,9 +12,9 @@ mod position;
 mod solver;
 
 pub use analysis::Analysis;
-pub use book::{Book, OpenBookError};
+pub use book::Book;
 pub use books::BookGeneration;
-pub use input::{Line, parse_line_on, parse_pos_on};
+pub use input::Line;
 pub use position::{Position, PositionError};
 pub use solver::{Solver, SolverError};
 

@@ -242,6 +242,15 @@ impl Position {
         with_size!(self.size, symbol_on(ch))
     }
 
+    /// The symbol of column `col` (0-based) in the move notation, the same on
+    /// every board: `'1'`..`'9'`, then `'a'`, `'b'`, ... for the 10th, 11th, ...
+    /// column ([`Board::column_symbol`]; [`Position::column_of_symbol`] reads it).
+    ///
+    /// Precondition: `col < 35` (`debug_assert!`ed).
+    pub const fn column_symbol(col: usize) -> char {
+        crate::position::column_symbol(col)
+    }
+
     /// The lowest and highest score the position can still have
     /// ([`Board::score_range`]).
     pub fn score_range(&self) -> (i32, i32) {

@@ -87,6 +87,7 @@ trait Core: Debug + Send {
     fn config(&self) -> &Config;
     fn clear(&mut self);
     fn last_stats(&self) -> Option<TableStats>;
+    fn prefault(&mut self);
     fn try_clone(&self) -> Result<Box<dyn Core>, TableError>;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -176,6 +177,10 @@ impl<const W: usize, const H: usize, B: Bits> Core for SizedSolver<W, H, B> {
 
     fn last_stats(&self) -> Option<TableStats> {
         SizedSolver::last_stats(self)
+    }
+
+    fn prefault(&mut self) {
+        SizedSolver::prefault(self);
     }
 
     fn try_clone(&self) -> Result<Box<dyn Core>, TableError> {
@@ -429,6 +434,13 @@ impl Solver {
     /// for them.
     pub fn last_stats(&self) -> Option<TableStats> {
         self.core.last_stats()
+    }
+
+    /// Has the kernel map and zero the table's memory now rather than at each
+    /// page's first use by a search ([`sized::Solver::prefault`](crate::sized::Solver::prefault)):
+    /// a benchmark calls it before its clock starts.
+    pub fn prefault(&mut self) {
+        self.core.prefault();
     }
 }
 

@@ -7,12 +7,13 @@ use crate::bits::Bits;
 
 /// A position in which neither side holds four in a row, so that it has a score
 /// (a full board without four scores 0): what the solver's `_playable` methods take,
-/// and what parsing ([`Playable::parse`], [`crate::sized::parse_line`]) gives. It reads
+/// and what parsing ([`Playable::parse`], [`Query::parse`](crate::sized::Query::parse)) gives. It reads
 /// as the [`Board`] it holds.
 ///
 /// ```
-/// use c4solver::sized::{Playable, Position7x6 as Position};
+/// use c4solver::sized::{Board, Playable};
 ///
+/// type Position = Board<7, 6>;
 /// let p = Playable::<7, 6>::parse("4455")?;
 /// assert_eq!(p.moves_played(), 4);
 /// // Four in column 1: the game is over, and the position is not playable.

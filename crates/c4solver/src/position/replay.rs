@@ -73,8 +73,9 @@ impl<const W: usize, const H: usize, B: Bits> Board<W, H, B> {
     /// game). Playing them with [`Board::play_col`] gives the board.
     ///
     /// ```
-    /// use c4solver::sized::Position7x6 as Position;
+    /// use c4solver::sized::Board;
     ///
+    /// type Position = Board<7, 6>;
     /// let board = Position::parse("4453")?;
     /// // The first player's stones are the opponent's of the player to move (o).
     /// let (first, second) = (board.current(), board.current() ^ board.mask());

@@ -482,8 +482,9 @@ pub struct Solver<const W: usize, const H: usize, B: Bits = u64> {
     known: Option<Arc<dyn KnownScores<W, H, B>>>,
 }
 
-/// The solver for the standard 7x6 board.
-pub type Solver7x6 = Solver<7, 6>;
+/// The solver for the standard 7x6 board (the tests').
+#[cfg(test)]
+pub(crate) type Solver7x6 = Solver<7, 6>;
 
 impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// Creates a solver, allocating its table (and starting its helper threads if

@@ -1,18 +1,21 @@
-//! The benchmark harness: runs test sets through solver configurations, checks
-//! every score and gives the tutorial's figures (mean time, mean nodes, K pos/s;
-//! the command line lays them out as tables).
+//! `bench`'s harness: runs test sets through solver configurations, checks every
+//! score and gives the tutorial's figures (mean time, mean nodes, K pos/s;
+//! `markdown.rs` lays them out as tables). The sets are read by
+//! the library's [`TestSet`] of their size and run on the size-erased [`Solver`].
 
-use crate::sized::Bits;
+use std::path::Path;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::books::Book;
-use crate::pool::{self, FromIter, PoolError, Worker};
-use crate::solver::{Config, Mode, Solver, StopFlag};
-use crate::table::{TableError, TableStats};
-use crate::testset::TestSet;
+use c4solver::batch::{self as pool, FromIter, PoolError, Worker};
+use c4solver::bench::{TestSet, TestSetError};
+use c4solver::sized::Bits;
+use c4solver::{
+    Book, Config, Mode, Position, Size, SizeError, Solver, SolverError, StopFlag, TableError,
+    TableStats, with_size,
+};
 
 /// Figures for one (configuration, mode, test set) run.
 #[derive(Clone, Debug, Serialize)]
@@ -106,48 +109,143 @@ impl From<Config> for Setup {
 }
 
 impl Setup {
-    /// A solver of this setup, with `book` (or the built-in one) if it takes the
-    /// book.
-    fn solver<const W: usize, const H: usize, B: Bits>(
-        &self,
-        book: Option<&Book<W, H, B>>,
-    ) -> Result<Solver<W, H, B>, TableError> {
-        let mut solver = Solver::<W, H, B>::new(self.config)?;
+    /// A solver of this setup on the `size` board, with `book` (or the built-in
+    /// one) if it takes the book; a book of another size counts as none.
+    fn solver(&self, size: Size, book: Option<&Book>) -> Result<Solver, SolverError> {
+        let mut solver = Solver::new(size, self.config)?;
         if self.book {
-            solver.set_book(book.cloned().or_else(Book::builtin));
+            let builtin = Book::builtin(size);
+            solver.set_book(book.filter(|b| b.size() == size).or(builtin.as_ref()));
         }
         Ok(solver)
     }
+
+    /// The name of the setup's solver in reports: the search's name, with
+    /// `+book` when it answers from an opening book.
+    fn name(&self) -> String {
+        let book = if self.book { "+book" } else { "" };
+        format!("{}{book}", self.config.kind.name())
+    }
 }
 
-/// The name of a setup's solver in reports: the search's name, with `+book` when
-/// it answers from an opening book.
-pub(crate) fn solver_name(setup: &Setup) -> String {
-    let book = if setup.book { "+book" } else { "" };
-    format!("{}{book}", setup.config.kind.name())
+/// One line of a test set, its position size-erased.
+#[derive(Clone, Debug)]
+struct Entry {
+    /// The move string as written.
+    moves: String,
+    /// The position it leads to (nobody has won: reading refuses that).
+    position: Position,
+    /// The expected strong score.
+    score: i32,
 }
 
-/// The mismatch of answer `got` for position `i` (0-based) of `set`, if the
-/// answer is not the one `mode` must give.
-fn mismatch<const W: usize, const H: usize, B: Bits>(
-    setup: &Setup,
-    mode: Mode,
-    set: &TestSet<W, H, B>,
-    i: usize,
-    got: i32,
-) -> Option<Mismatch> {
-    let e = &set.entries[i];
-    let want = mode.answer_for(e.score);
-    (got != want).then(|| Mismatch {
-        solver: solver_name(setup),
-        config: setup.config.label(),
-        mode: mode.name(),
-        set: set.name.clone(),
-        index: i + 1,
-        moves: e.moves.clone(),
-        expected: want,
-        got,
-    })
+/// A test set of any size: its file name and its positions, in file order.
+#[derive(Clone, Debug)]
+struct Set {
+    name: String,
+    entries: Vec<Entry>,
+}
+
+/// Test sets of one board size, read from their files.
+#[derive(Debug)]
+pub struct TestSets {
+    size: Size,
+    sets: Vec<Set>,
+}
+
+impl TestSets {
+    /// No set yet, of the `size` board.
+    ///
+    /// # Errors
+    /// [`SizeError`] for a size this build does not hold.
+    pub fn new(size: Size) -> Result<TestSets, SizeError> {
+        Ok(TestSets {
+            size: size.built()?,
+            sets: Vec::new(),
+        })
+    }
+
+    /// Reads the set at `path` ([`TestSet::read_valid`]) and adds its valid
+    /// lines; returns the errors of its other lines.
+    ///
+    /// # Errors
+    /// A file that cannot be read.
+    pub fn push_file(&mut self, path: &Path) -> Result<Vec<TestSetError>, TestSetError> {
+        let (set, bad) = with_size!(self.size, read_set(path))?;
+        self.sets.push(set);
+        Ok(bad)
+    }
+
+    /// Positions of each set, in the order they were added.
+    pub fn lens(&self) -> Vec<usize> {
+        self.sets.iter().map(|s| s.entries.len()).collect()
+    }
+
+    /// Runs every set through every setup in every mode with `threads` workers
+    /// per set ([`run_threads`]), `book` answering for the setups that ask for
+    /// it (the built-in one if `None`; a book of another size counts as none).
+    ///
+    /// # Errors
+    /// A table that cannot be had, or a worker thread that cannot start.
+    #[allow(clippy::too_many_arguments)] // the run's inputs and the thread count
+    pub fn run_threads(
+        &self,
+        setups: &[Setup],
+        book: Option<&Book>,
+        modes: &[Mode],
+        limit: Option<usize>,
+        stop: &StopFlag,
+        threads: usize,
+        tick: impl FnMut() + Send,
+    ) -> Result<Report, SolverError> {
+        let run = Run {
+            size: self.size,
+            setups,
+            book,
+            modes,
+            limit,
+            stop,
+            threads,
+        };
+        run_threads(&run, &self.sets, tick)
+    }
+}
+
+/// The set at `path` on the `W`x`H` board, its positions erased, and the errors
+/// of its invalid lines.
+fn read_set<const W: usize, const H: usize, B: Bits>(
+    path: &Path,
+) -> Result<(Set, Vec<TestSetError>), TestSetError> {
+    let (set, bad) = TestSet::<W, H, B>::read_valid(path)?;
+    let entries = set
+        .entries
+        .into_iter()
+        .map(|e| Entry {
+            position: Position::from(*e.position),
+            moves: e.moves,
+            score: e.score,
+        })
+        .collect();
+    let set = Set {
+        name: set.name,
+        entries,
+    };
+    Ok((set, bad))
+}
+
+/// What a run does, but the sets and the tick.
+struct Run<'a> {
+    /// The sets' board size.
+    size: Size,
+    setups: &'a [Setup],
+    /// The book of the setups that take one (the built-in one if `None`).
+    book: Option<&'a Book>,
+    modes: &'a [Mode],
+    /// Keep only the first positions of each set.
+    limit: Option<usize>,
+    stop: &'a StopFlag,
+    /// Workers per set.
+    threads: usize,
 }
 
 /// Runs every set through every configuration in every mode, with `threads`
@@ -155,9 +253,6 @@ fn mismatch<const W: usize, const H: usize, B: Bits>(
 /// configuration (whose `table_mb` is each worker's), solving one position at a
 /// time: with more than one, the rows give throughput (see [`Row::threads`]).
 /// Node counts and scores are the same on any number of workers.
-///
-/// The setups that take the book answer from `book`, or from the built-in book
-/// if `None`.
 ///
 /// `limit` keeps only the first positions of each set. `tick` is called once per
 /// position solved, in order (for a progress bar). Setting `stop` ends the run
@@ -167,41 +262,35 @@ fn mismatch<const W: usize, const H: usize, B: Bits>(
 ///
 /// # Errors
 /// A configuration whose table cannot be built (check them first with
-/// [`Config::check`] to fail before any work is done), or a worker thread that
+/// [`Config::check_on`] to fail before any work is done), or a worker thread that
 /// cannot start.
-#[allow(clippy::too_many_arguments)] // the run's inputs and the thread count
-pub(crate) fn run_threads<const W: usize, const H: usize, B: Bits>(
-    setups: &[Setup],
-    book: Option<&Book<W, H, B>>,
-    modes: &[Mode],
-    sets: &[TestSet<W, H, B>],
-    limit: Option<usize>,
-    stop: &StopFlag,
-    threads: usize,
+fn run_threads(
+    run: &Run<'_>,
+    sets: &[Set],
     mut tick: impl FnMut() + Send,
-) -> Result<Report, TableError> {
+) -> Result<Report, SolverError> {
     let mut report = Report::default();
-    for &mode in modes {
-        for setup in setups {
+    for &mode in run.modes {
+        for setup in run.setups {
             // Every worker's solver, its fresh memory mapped and zeroed, before
             // the clock starts.
-            let solvers = (0..threads.max(1))
+            let solvers = (0..run.threads.max(1))
                 .map(|_| {
-                    let mut s = setup.solver(book)?;
-                    s.set_stop_flag(stop.clone());
+                    let mut s = setup.solver(run.size, run.book)?;
+                    s.set_stop_flag(run.stop.clone());
                     s.prefault();
                     Ok(Mutex::new(s))
                 })
-                .collect::<Result<Vec<_>, TableError>>()?;
+                .collect::<Result<Vec<_>, SolverError>>()?;
             for set in sets {
-                let run = Run {
+                let one = OneSet {
                     setup,
                     mode,
                     set,
-                    stop,
+                    stop: run.stop,
                 };
                 let (row, interrupted) =
-                    run.set(limit, &solvers, &mut report.mismatches, &mut tick)?;
+                    one.run(run.limit, &solvers, &mut report.mismatches, &mut tick)?;
                 report.rows.extend(row);
                 if interrupted {
                     report.interrupted = true;
@@ -214,25 +303,42 @@ pub(crate) fn run_threads<const W: usize, const H: usize, B: Bits>(
 }
 
 /// One set in one mode through one setup.
-struct Run<'a, const W: usize, const H: usize, B: Bits> {
+struct OneSet<'a> {
     setup: &'a Setup,
     mode: Mode,
-    set: &'a TestSet<W, H, B>,
+    set: &'a Set,
     stop: &'a StopFlag,
 }
 
-impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
+impl OneSet<'_> {
+    /// The mismatch of answer `got` for position `i` (0-based), if the answer is
+    /// not the one the mode must give.
+    fn mismatch(&self, i: usize, got: i32) -> Option<Mismatch> {
+        let e = &self.set.entries[i];
+        let want = self.mode.answer_for(e.score);
+        (got != want).then(|| Mismatch {
+            solver: self.setup.name(),
+            config: self.setup.config.label(),
+            mode: self.mode.name(),
+            set: self.set.name.clone(),
+            index: i + 1,
+            moves: e.moves.clone(),
+            expected: want,
+            got,
+        })
+    }
+
     /// Solves the first `limit` positions of the set with one worker per solver
     /// (each locks only its own), adding the wrong answers to `mismatches` in
     /// position order: the row of the positions solved (none if none were), and
     /// whether a stop cut the set short.
-    fn set(
+    fn run(
         &self,
         limit: Option<usize>,
-        solvers: &[Mutex<Solver<W, H, B>>],
+        solvers: &[Mutex<Solver>],
         mismatches: &mut Vec<Mismatch>,
         tick: &mut (impl FnMut() + Send),
-    ) -> Result<(Option<Row>, bool), TableError> {
+    ) -> Result<(Option<Row>, bool), SolverError> {
         let (setup, mode, set) = (self.setup, self.mode, self.set);
         let n = limit.unwrap_or(usize::MAX).min(set.entries.len());
         let threads = solvers.len();
@@ -241,7 +347,7 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
         let mut wrong = 0;
         let mut solved = 0;
         let mut stats: Option<TableStats> = None;
-        let start = web_time::Instant::now();
+        let start = Instant::now();
         pool::run(
             threads,
             |i| {
@@ -255,7 +361,7 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
             self.stop,
             |&mut i, _, e| {
                 let mut solver = solvers[i].lock().unwrap_or_else(|e| e.into_inner());
-                let s = solver.solve_playable(&e.position, mode).ok()?;
+                let s = solver.solve(&e.position, mode).ok()?;
                 Some((s, solver.last_stats()))
             },
             |i, (s, st)| {
@@ -265,7 +371,7 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
                 if let Some(st) = st {
                     stats.get_or_insert_with(TableStats::default).add(&st);
                 }
-                if let Some(m) = mismatch(setup, mode, set, i as usize, s.score) {
+                if let Some(m) = self.mismatch(i as usize, s.score) {
                     wrong += 1;
                     mismatches.push(m);
                 }
@@ -275,10 +381,10 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
         )
         .map_err(|e| match e {
             PoolError::Worker(e) => e,
-            PoolError::Spawn { count, error, .. } => TableError::Threads {
+            PoolError::Spawn { count, error, .. } => SolverError::Table(TableError::Threads {
                 count,
                 reason: error.to_string(),
-            },
+            }),
         })?;
         // One thread: the searches' own time; more: the set's wall time.
         let secs = if threads == 1 {
@@ -289,7 +395,7 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
         let row = (solved > 0).then(|| {
             let count = solved as f64;
             Row {
-                solver: solver_name(setup),
+                solver: setup.name(),
                 config: setup.config.label(),
                 default_table: setup.config.is_default_table(),
                 mode: mode.name(),
@@ -313,58 +419,21 @@ impl<const W: usize, const H: usize, B: Bits> Run<'_, W, H, B> {
     }
 }
 
-/// Rounds `x` to 4 significant digits and writes it with thousands separators:
-/// `92.84`, `207,900`, `1,731,000`, `0.5000`.
-pub fn sig4(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return "0".to_string();
-    }
-    let magnitude = x.abs().log10().floor() as i32;
-    let decimals = (3 - magnitude).max(0) as usize;
-    let rounded = if magnitude >= 4 {
-        let p = 10f64.powi(magnitude - 3);
-        (x / p).round() * p
-    } else {
-        x
-    };
-    let s = format!("{rounded:.decimals$}");
-    // After rounding, e.g. 9.9996 -> "10.000": drop the extra digit.
-    let s = if s.replace(['.', '-'], "").trim_start_matches('0').len() > 4 && decimals > 0 {
-        format!("{rounded:.prec$}", prec = decimals - 1)
-    } else {
-        s
-    };
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i.to_string(), Some(f.to_string())),
-        None => (s.clone(), None),
-    };
-    let (sign, digits) = match int.strip_prefix('-') {
-        Some(d) => ("-", d.to_string()),
-        None => ("", int),
-    };
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The first `n` positions of a bundled test set (the workspace's testsets/).
-    fn bundled(name: &str, n: usize) -> TestSet {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testsets")
-            .join(name);
-        let mut set = TestSet::read(&path).unwrap();
+    /// The bundled test sets (the workspace's testsets/).
+    fn bundled(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testsets")
+            .join(name)
+    }
+
+    /// The first `n` positions of a bundled test set.
+    fn sample(name: &str, n: usize) -> Set {
+        let (mut set, bad) = read_set::<7, 6, u64>(&bundled(name)).unwrap();
+        assert!(bad.is_empty());
         set.entries.truncate(n);
         set
     }
@@ -376,20 +445,20 @@ mod tests {
             ..Config::default()
         })];
         let modes = [Mode::Strong, Mode::Weak];
-        let sets = [bundled("end-easy", 60), bundled("middle-easy", 40)];
-        let run = |sets: &[TestSet], threads| {
+        let sets = [sample("end-easy", 60), sample("middle-easy", 40)];
+        let stop = StopFlag::new();
+        let run = |sets: &[Set], threads| {
             let mut ticks = 0;
-            let report = run_threads(
-                &setups,
-                None,
-                &modes,
-                sets,
-                None,
-                &StopFlag::new(),
+            let run = Run {
+                size: Size::STANDARD,
+                setups: &setups,
+                book: None,
+                modes: &modes,
+                limit: None,
+                stop: &stop,
                 threads,
-                || ticks += 1,
-            )
-            .unwrap();
+            };
+            let report = run_threads(&run, sets, || ticks += 1).unwrap();
             assert!(!report.interrupted);
             assert_eq!(ticks, 2 * 100);
             report
@@ -425,16 +494,35 @@ mod tests {
     }
 
     #[test]
-    fn four_significant_digits() {
-        assert_eq!(sig4(92.8412), "92.84");
-        assert_eq!(sig4(207_942.24), "207,900");
-        assert_eq!(sig4(1_731_151.0), "1,731,000");
-        assert_eq!(sig4(68.69), "68.69");
-        assert_eq!(sig4(28_752.6), "28,750");
-        assert_eq!(sig4(752_300.4), "752,300");
-        assert_eq!(sig4(8.0), "8.000");
-        assert_eq!(sig4(9.99996), "10.00");
-        assert_eq!(sig4(1234.4), "1,234");
-        assert_eq!(sig4(0.5), "0.5000");
+    fn sets_are_read_and_run_with_their_nodes() {
+        let dir = std::env::temp_dir().join(format!("c4-testsets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("end");
+        let moves = "2252576253462244111563365343671351441";
+        std::fs::write(&path, format!("{moves} -1\n4455 x\n")).unwrap();
+        let mut sets = TestSets::new(Size::STANDARD).unwrap();
+        assert_eq!(sets.push_file(&path).unwrap().len(), 1, "the bad score");
+        assert_eq!(sets.lens(), vec![1]);
+        assert!(sets.push_file(&dir.join("none")).is_err());
+        let setups = [Setup::from(Config::default())];
+        let report = sets
+            .run_threads(
+                &setups,
+                None,
+                &[Mode::Strong],
+                None,
+                &StopFlag::new(),
+                1,
+                || {},
+            )
+            .unwrap();
+        // The nodes of the same search outside the harness.
+        let mut solver = Solver::new(Size::STANDARD, Config::default()).unwrap();
+        let pos = Position::parse(Size::STANDARD, moves).unwrap();
+        let alone = solver.solve(&pos, Mode::Strong).unwrap();
+        assert!(report.mismatches.is_empty());
+        assert_eq!(report.rows.len(), 1);
+        assert_eq!(report.rows[0].total_nodes, alone.nodes);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
