@@ -32,7 +32,10 @@ mod tests {
     fn long_fields_are_cut_as_the_library_cuts_them() {
         let long = "4".repeat(5000);
         assert_eq!(excerpt("4455"), "4455");
-        assert_eq!(excerpt(&long), format!("{}... (5000 bytes)", "4".repeat(40)));
+        assert_eq!(
+            excerpt(&long),
+            format!("{}... (5000 bytes)", "4".repeat(40))
+        );
         assert_eq!(quoted("a\"b"), "\"a\\\"b\"");
         assert_eq!(
             quoted(&long),

@@ -52,9 +52,8 @@ pub fn run(
             FromIter(candidates::candidates(engine_args.size, &request)?),
             4 * threads + 16,
             &stop,
-            |solver: &mut Solver, _, (moves, pos)| match candidates::label(
-                solver, &pos, difficulty,
-            ) {
+            |solver: &mut Solver, _, (moves, pos)| match candidates::label(solver, &pos, difficulty)
+            {
                 Ok(score) => Some(Ok(score.map(|score| Generated { moves, score }))),
                 Err(SolveError::Stopped) => None,
                 Err(e) => Some(Err(e)),

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use c4solver::TableStats;
 use c4solver::Line;
+use c4solver::TableStats;
 use c4solver::{Mode, Solver};
 
 use super::Exit;

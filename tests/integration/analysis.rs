@@ -18,9 +18,9 @@
 
 use crate::common;
 
+use crate::common::{Position7x6, Solver7x6};
 use c4solver::bench::Entry;
 use c4solver::{Config, Mode, SolveError, StopFlag};
-use crate::common::{Position7x6, Solver7x6};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -4,8 +4,8 @@
 
 use crate::common::{c4, run_stdin, text};
 
-use c4solver::{Config, Mode};
 use crate::common::{Position7x6, Solver7x6};
+use c4solver::{Config, Mode};
 
 /// Lines of the bundled sets (`moves score`) and what the tutorial's final
 /// program prints for their moves with `-a` (`c4solver -a -b /nonexistent`, no

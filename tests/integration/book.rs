@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use c4solver::{Book, Config, Mode, Size};
 use crate::common::{Book7x6, Position7x6, Solver7x6};
+use c4solver::{Book, Config, Mode, Size};
 
 fn builtin() -> Book7x6 {
     Book7x6::builtin().expect("the built-in book checks out")

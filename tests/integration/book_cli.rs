@@ -346,11 +346,7 @@ fn book_export_counts_equal_book_info_and_every_line_reads_back() {
         }
         let pairs_of_both: std::collections::HashSet<u64> = keys
             .keys()
-            .map(|&k| {
-                Position7x6::from_key(k)
-                    .unwrap()
-                    .canonical_key()
-            })
+            .map(|&k| Position7x6::from_key(k).unwrap().canonical_key())
             .collect();
         assert_eq!(canonical, pairs_of_both, "{stones} stones");
     }
@@ -399,9 +395,7 @@ fn book_export_refuses_the_empty_board_and_layers_the_book_lacks() {
 #[test]
 fn book_export_reads_a_book_file_a_shard_too() {
     // A sorted-entry shard of one 4-stone entry, its mirror image's moves kept.
-    let key = Position7x6::parse("1123")
-        .unwrap()
-        .canonical_key();
+    let key = Position7x6::parse("1123").unwrap().canonical_key();
     let shard = scratch("export-shard.c4book");
     std::fs::copy(data("7x6-shard-1-of-2-1123.c4book"), &shard).unwrap();
     let path = shard.to_str().unwrap();

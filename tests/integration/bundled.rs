@@ -5,9 +5,9 @@ use crate::common;
 
 use std::collections::HashSet;
 
+use crate::common::Solver7x6;
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode, SolverKind};
-use crate::common::Solver7x6;
 
 /// Positions in `begin-medium`.
 const BEGIN_MEDIUM: usize = 1000;

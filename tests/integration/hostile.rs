@@ -239,9 +239,7 @@ fn score_out_of_range_or_wrong() {
     let out = run(&["solve"], input.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     // Regression: a number too long for an integer type was "not a number".
-    let (lo, hi) = common::Position7x6::parse(B.0)
-        .unwrap()
-        .score_range();
+    let (lo, hi) = common::Position7x6::parse(B.0).unwrap().score_range();
     assert_eq!(
         stderr(&out),
         format!(

@@ -8,8 +8,8 @@ use crate::common::{self, text};
 
 use std::process::Output;
 
-use c4solver::{Config, Mode};
 use crate::common::{Position7x6, Solver7x6};
+use c4solver::{Config, Mode};
 
 /// A Middle-Medium position (Test_L2_R2, line 1): 15 stones, a draw.
 const START: &str = "274552224131661";

@@ -5,9 +5,9 @@
 
 use crate::common;
 
+use crate::common::Solver7x6;
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode};
-use crate::common::Solver7x6;
 
 /// The command line's rounding to 4 significant digits, as its tables show the
 /// figures (a binary's module: included, not imported).

@@ -39,11 +39,11 @@
 
 use crate::common;
 
+use crate::common::Solver7x6;
 use c4solver::TableStats;
 use c4solver::bench::TestSet;
 use c4solver::research::{DepthKind, ReplaceKind, TableKind};
 use c4solver::{Config, Mode, SolverKind};
-use crate::common::Solver7x6;
 
 /// The vendored sample of a Pons set (its first 300 positions).
 fn set(name: &str) -> TestSet {

@@ -17,10 +17,10 @@ use crate::common;
 #[cfg(feature = "research")]
 use std::time::Duration;
 
+use crate::common::Solver7x6;
 #[cfg(feature = "research")]
 use c4solver::research::{Layout, Narrow, SharedTable, TeamSearch, Wide};
 use c4solver::{Config, Mode};
-use crate::common::Solver7x6;
 
 #[cfg(feature = "research")]
 /// A team of `threads` threads over a shared table of layout `L`, its helpers

@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use c4solver::{Config, Mode};
 use crate::common::{Position7x6, Solver7x6};
+use c4solver::{Config, Mode};
 
 fn tuned() -> Solver7x6 {
     // The search itself: no book (node counts are the search's).

@@ -298,14 +298,21 @@ mod tests {
 
     #[test]
     fn a_position_alone_has_no_second_field() {
-        assert_eq!(Query::<7, 6, u64>::parse_pos(b" 4455 ").unwrap().moves, "4455");
         assert_eq!(
-            Query::<7, 6, u64>::parse_pos(b"44 18").unwrap_err().to_string(),
+            Query::<7, 6, u64>::parse_pos(b" 4455 ").unwrap().moves,
+            "4455"
+        );
+        assert_eq!(
+            Query::<7, 6, u64>::parse_pos(b"44 18")
+                .unwrap_err()
+                .to_string(),
             r#"pos holds moves only, found a second field in "44 18""#
         );
         // The line's own errors first, in its words.
         assert_eq!(
-            Query::<7, 6, u64>::parse_pos(b"48 x").unwrap_err().to_string(),
+            Query::<7, 6, u64>::parse_pos(b"48 x")
+                .unwrap_err()
+                .to_string(),
             parse(b"48 x").unwrap_err().to_string()
         );
     }

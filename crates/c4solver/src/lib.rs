@@ -139,8 +139,7 @@ pub use answer::Answer;
 pub use books::BookError;
 pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
-    Analysis, Book, BookGeneration, Line, Position, PositionError, Solver,
-    SolverError,
+    Analysis, Book, BookGeneration, Line, Position, PositionError, Solver, SolverError,
 };
 pub use input::{LineError, PosError};
 pub use position::{MoveError, StonesError};
