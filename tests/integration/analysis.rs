@@ -16,9 +16,8 @@
 //! `C4_ANALYSIS_SEED` to draw another); `cargo test --release --test integration analysis::
 //! -- --ignored` runs a larger one.
 
-use crate::common;
+use crate::common::{self, Position7x6, Solver7x6};
 
-use crate::common::{Position7x6, Solver7x6};
 use c4solver::bench::Entry;
 use c4solver::{Config, Mode, SolveError, StopFlag};
 use rand::{RngExt, SeedableRng};

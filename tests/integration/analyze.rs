@@ -2,9 +2,8 @@
 //! for byte; weak signs; the principal variation field; JSON; expected scores;
 //! invalid lines; exit codes.
 
-use crate::common::{c4, run_stdin, text};
+use crate::common::{Position7x6, Solver7x6, c4, run_stdin, text};
 
-use crate::common::{Position7x6, Solver7x6};
 use c4solver::{Config, Mode};
 
 /// Lines of the bundled sets (`moves score`) and what the tutorial's final

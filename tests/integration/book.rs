@@ -5,9 +5,8 @@
 //! positions per ply and John Tromp's 8-ply database: the library's unit tests,
 //! `books::tests::layers`.)
 
-use crate::common;
+use crate::common::{self, Book7x6, Position7x6, Solver7x6};
 
-use crate::common::{Book7x6, Position7x6, Solver7x6};
 use c4solver::{Book, Config, Mode, Size};
 
 fn builtin() -> Book7x6 {

@@ -3,14 +3,12 @@
 //! --book` compares, and `book generate` killed and restarted goes on where it
 //! was, dropping a torn record.
 
-use crate::common::{c4, run_stdin, text_lossy as text};
+use crate::common::{Book7x6, Position7x6, c4, run_stdin, text_lossy as text};
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-use crate::common::{Book7x6, Position7x6};
 
 /// A book file of `tests/data/books/`, written by the library: a 5x4 book of
 /// one entry, and 7x6 shards 1 of 2 of one 4-stone entry each ("1234" scored 0,

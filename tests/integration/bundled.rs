@@ -1,11 +1,10 @@
 //! The bundled test sets in `testsets/`: well formed, in their buckets, without
 //! duplicates, and labelled with the scores the solver finds (checked on a sample).
 
-use crate::common;
+use crate::common::{self, Solver7x6};
 
 use std::collections::HashSet;
 
-use crate::common::Solver7x6;
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode, SolverKind};
 

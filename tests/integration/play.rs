@@ -4,11 +4,10 @@
 //! last line checked against the game's real end, and the commands `h`, `u`, `q`,
 //! invalid lines and the end of the input.
 
-use crate::common::{self, text};
+use crate::common::{self, Position7x6, Solver7x6, text};
 
 use std::process::Output;
 
-use crate::common::{Position7x6, Solver7x6};
 use c4solver::{Config, Mode};
 
 /// A Middle-Medium position (Test_L2_R2, line 1): 15 stones, a draw.

@@ -3,9 +3,8 @@
 //! must equal the tutorial's published figures (4 significant digits): same
 //! algorithm, same table, same move order, same nodes.
 
-use crate::common;
+use crate::common::{self, Solver7x6};
 
-use crate::common::Solver7x6;
 use c4solver::bench::{Difficulty, Stage, moves_left_on};
 use c4solver::{Config, Mode};
 

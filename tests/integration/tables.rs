@@ -37,9 +37,8 @@
 //! cargo test --release --test integration tables:: -- --ignored
 //! ```
 
-use crate::common;
+use crate::common::{self, Solver7x6};
 
-use crate::common::Solver7x6;
 use c4solver::TableStats;
 use c4solver::bench::TestSet;
 use c4solver::research::{DepthKind, ReplaceKind, TableKind};

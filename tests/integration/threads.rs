@@ -12,12 +12,11 @@
 //! cargo test --release --test integration threads::begin_sets_in_full -- --ignored
 //! ```
 
-use crate::common;
+use crate::common::{self, Solver7x6};
 
 #[cfg(feature = "research")]
 use std::time::Duration;
 
-use crate::common::Solver7x6;
 #[cfg(feature = "research")]
 use c4solver::research::{Layout, Narrow, SharedTable, TeamSearch, Wide};
 use c4solver::{Config, Mode};

@@ -5,9 +5,8 @@
 //! (about 30 s of CPU in the test profile), read from `../shared/pons-testsets/`
 //! (override with `C4_PONS_DIR=DIR`).
 
-use crate::common;
+use crate::common::{self, Position7x6, Solver7x6};
 
-use crate::common::{Position7x6, Solver7x6};
 use c4solver::{Config, Mode};
 
 fn tuned() -> Solver7x6 {
