@@ -2,7 +2,6 @@
 //! tutorial's program prints with `-a`), written as soon as it is known and its
 //! line is next in order; lines are shared out among workers as `solve` does.
 
-use c4solver::Line;
 use c4solver::{Answer, Mode, Solver};
 use serde::Serialize;
 
@@ -95,7 +94,7 @@ pub fn answer(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match Line::parse(solver.size(), &line.bytes, line.truncated) {
+    let q = match c4solver::Line::parse(solver.size(), &line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use c4solver::Line;
 use c4solver::TableStats;
 use c4solver::{Mode, Solver};
 
@@ -95,7 +94,7 @@ pub fn answer(
         seq: line.seq,
         ..Item::default()
     };
-    let q = match Line::parse(solver.size(), &line.bytes, line.truncated) {
+    let q = match c4solver::Line::parse(solver.size(), &line.bytes, line.truncated) {
         Ok(q) => q,
         Err(e) => {
             item.err = Some(format!("c4solver: {}: {e}\n", line.place()));

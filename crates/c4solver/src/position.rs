@@ -66,7 +66,8 @@ mod replay;
 pub use playable::Playable;
 pub use replay::StonesError;
 
-/// The standard board: 7 columns, 6 rows.
+/// The standard board: 7 columns, 6 rows (the tests').
+#[cfg(test)]
 pub(crate) type Position = Board<7, 6>;
 
 /// A position on a `W`-column, `H`-row board, held in two words of type `B`
