@@ -26,7 +26,7 @@ pub(crate) const SHOWN: usize = 40;
 /// `text` as a message repeats it: whole if it has at most `SHOWN`
 /// characters, else its first `SHOWN` and its length, `1234...(5000 bytes)`,
 /// so that a hostile line does not flood the terminal.
-pub(crate) fn excerpt(text: &str) -> String {
+pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
@@ -35,7 +35,7 @@ pub(crate) fn excerpt(text: &str) -> String {
 
 /// [`excerpt`] in double quotes (the quotes around the part shown):
 /// `"abc"`, `"abcd..."... (5000 bytes)`.
-pub(crate) fn quoted(text: &str) -> String {
+pub fn quoted(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
