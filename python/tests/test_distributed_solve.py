@@ -7,6 +7,7 @@ only; every process started here is stopped by its PID."""
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -183,6 +184,8 @@ def test_the_command_prints_what_c4solver_solve_prints(cli, tmp_path):
         assert fields[:2] == want[:2]  # the moves and the score
         assert int(fields[2]) > 0 and int(fields[3]) > 0
         assert "best move" in done.stderr
+        searched = re.search(r"the workers searched (\d+)% of the time", done.stderr)
+        assert searched and 0 < int(searched.group(1)) <= 100, done.stderr
 
 
 def test_bad_input_exits_2_with_the_message(tmp_path, local):
@@ -310,7 +313,22 @@ def test_the_schedule_simulator_replays_a_recorded_job(local, tmp_path):
         timeout=LIMIT,
     )
     assert done.returncode == 0, done.stderr
-    assert [line.split()[0] for line in done.stdout.splitlines()] == ["1", "4"]
+    head, *rows = done.stdout.splitlines()
+    run_figures = simulate.recorded(found)
+    assert run_figures["tasks"] == len(found) and run_figures["workers"] >= 1
+    assert head.startswith(f"recorded: {run_figures['workers']} worker(s)"), head
+    assert f"{len(found)} tasks" in head
+    assert [line.split()[0] for line in rows] == ["1", "4"]
+    # Another run's answers fill the oracle only if it is the same job.
+    other = tmp_path / "other"
+    run(local, "", "5x4", other, split_depth=2)
+    refused = subprocess.run(
+        [sys.executable, "-m", "c4solver.distributed.simulate", str(folder), "--record", str(other)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert refused.returncode == 2 and "another job" in refused.stderr, refused.stderr
 
 
 def test_a_task_that_fails_stops_the_job_with_its_error(tmp_path):
