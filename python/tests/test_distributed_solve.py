@@ -350,3 +350,21 @@ def test_a_task_that_fails_stops_the_job_with_its_error(tmp_path):
         in done.stderr
     )
     assert done.stdout == ""
+
+
+def test_a_position_expected_to_fail_asks_every_move_at_once():
+    # The empty 5x4 board, split at 2 stones, 4 workers (room for 8 tasks).
+    for expect in (True, False):
+        search = solve_job.Search(c4solver.Position("", size="5x4"), 2)
+        search.workers, search.limit, search.expect = 4, 8, expect
+        status, want, _ = search.evaluate(1)
+        assert status is None
+        asked = [pos.moves for _, pos in want]
+        if expect:
+            # Expected to hold: the first move alone, which is expected to fail
+            # and so asks all its replies (mirrors once: 3, 2 or 4, 1 or 5).
+            assert asked == ["33", "32", "31"]
+        else:
+            # Expected to fail: every move is needed, each expected to hold and
+            # so asking its first reply alone.
+            assert asked == ["33", "23", "13"]
