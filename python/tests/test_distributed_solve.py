@@ -7,6 +7,7 @@ only; every process started here is stopped by its PID."""
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -183,6 +184,8 @@ def test_the_command_prints_what_c4solver_solve_prints(cli, tmp_path):
         assert fields[:2] == want[:2]  # the moves and the score
         assert int(fields[2]) > 0 and int(fields[3]) > 0
         assert "best move" in done.stderr
+        searched = re.search(r"the workers searched (\d+)% of the time", done.stderr)
+        assert searched and 0 < int(searched.group(1)) <= 100, done.stderr
 
 
 def test_bad_input_exits_2_with_the_message(tmp_path, local):
@@ -310,7 +313,22 @@ def test_the_schedule_simulator_replays_a_recorded_job(local, tmp_path):
         timeout=LIMIT,
     )
     assert done.returncode == 0, done.stderr
-    assert [line.split()[0] for line in done.stdout.splitlines()] == ["1", "4"]
+    head, *rows = done.stdout.splitlines()
+    run_figures = simulate.recorded(found)
+    assert run_figures["tasks"] == len(found) and run_figures["workers"] >= 1
+    assert head.startswith(f"recorded: {run_figures['workers']} worker(s)"), head
+    assert f"{len(found)} tasks" in head
+    assert [line.split()[0] for line in rows] == ["1", "4"]
+    # Another run's answers fill the oracle only if it is the same job.
+    other = tmp_path / "other"
+    run(local, "", "5x4", other, split_depth=2)
+    refused = subprocess.run(
+        [sys.executable, "-m", "c4solver.distributed.simulate", str(folder), "--record", str(other)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert refused.returncode == 2 and "another job" in refused.stderr, refused.stderr
 
 
 def test_a_task_that_fails_stops_the_job_with_its_error(tmp_path):
@@ -332,3 +350,21 @@ def test_a_task_that_fails_stops_the_job_with_its_error(tmp_path):
         in done.stderr
     )
     assert done.stdout == ""
+
+
+def test_a_position_expected_to_fail_asks_every_move_at_once():
+    # The empty 5x4 board, split at 2 stones, 4 workers (room for 8 tasks).
+    for expect in (True, False):
+        search = solve_job.Search(c4solver.Position("", size="5x4"), 2)
+        search.workers, search.limit, search.expect = 4, 8, expect
+        status, want, _ = search.evaluate(1)
+        assert status is None
+        asked = [pos.moves for _, pos in want]
+        if expect:
+            # Expected to hold: the first move alone, which is expected to fail
+            # and so asks all its replies (mirrors once: 3, 2 or 4, 1 or 5).
+            assert asked == ["33", "32", "31"]
+        else:
+            # Expected to fail: every move is needed, each expected to hold and
+            # so asking its first reply alone.
+            assert asked == ["33", "23", "13"]

@@ -11,7 +11,12 @@ a question the recorded run never asked (more workers ask more of them ahead)
 is solved here with the extension, one thread and a fresh table, and timed (the
 "filled" count: those times are a fresh table's, the recorded ones a kept
 table's). `--latency` adds the seconds a task spends getting to a worker and
-back. Prints, for each N: the time to the answer, the work done (useful and
+back. `--record OTHER` adds the answers of another run of the same job (say,
+the same board on another number of workers) before any question is solved
+here. Prints first the recorded run itself (its workers, the time to its last
+answer, the seconds its tasks searched, and its idle share: the rest of the
+workers' time, which a cancelled task's search counts in, since its time is not
+recorded), then for each N: the time to the answer, the work done (useful and
 cancelled), the workers' idle share, and the speedup over one worker.
 """
 
@@ -134,6 +139,21 @@ class SimDriver:
                 return
 
 
+def recorded(answers: List[dict]) -> dict:
+    """The figures of the recorded run (one run of the driver: `finished` counts
+    from its start): workers, seconds to its last answer, busy seconds, idle share."""
+    workers = len({a["worker"] for a in answers})
+    wall = max((a["finished"] for a in answers), default=0.0)
+    busy = sum(a["seconds"] for a in answers)
+    return {
+        "workers": workers,
+        "tasks": len(answers),
+        "seconds": wall,
+        "busy_seconds": busy,
+        "idle_share": 1 - busy / (workers * wall) if wall else 0.0,
+    }
+
+
 def simulate(state: str, workers: int, split_depth: int, latency: float, oracle: Oracle) -> dict:
     """One simulated run of the job in `state` on `workers` workers."""
     with open(os.path.join(state, "_job.json")) as fh:
@@ -170,6 +190,13 @@ def main(argv=None) -> int:
         help="seconds added to each task (scheduling and transfer; default 0.005)",
     )
     p.add_argument(
+        "--record",
+        action="append",
+        default=[],
+        metavar="OTHER",
+        help="the state folder of another run of the same job, whose answers are used too",
+    )
+    p.add_argument(
         "--task-seconds",
         type=float,
         default=300.0,
@@ -179,8 +206,21 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     answers = solve_job.read_answers(os.path.join(args.state, solve_job.ANSWERS))
     with open(os.path.join(args.state, "_job.json")) as fh:
-        size = json.load(fh)["size"]
-    oracle = Oracle(size, answers, args.task_seconds)
+        job = json.load(fh)
+    others = []
+    for other in args.record:
+        with open(os.path.join(other, "_job.json")) as fh:
+            if json.load(fh) != job:
+                print(f"{other} holds another job than {args.state}", file=sys.stderr)
+                return 2
+        others += solve_job.read_answers(os.path.join(other, solve_job.ANSWERS))
+    r = recorded(answers)
+    print(
+        f"recorded: {r['workers']} worker(s), {r['seconds']:.3f} s to the last answer, "
+        f"{r['tasks']} tasks searching {r['busy_seconds']:.2f} s, idle {100 * r['idle_share']:.0f}%",
+        flush=True,
+    )
+    oracle = Oracle(job["size"], answers + others, args.task_seconds)
     base = None
     for n in (int(w) for w in args.workers.split(",")):
         r = simulate(args.state, n, args.split_depth, args.latency, oracle)

@@ -13,9 +13,12 @@ canonical key (the smaller of its key and its mirror's) and b, so that
 transpositions and mirror images are asked once; its fail-soft answer is a
 bound that later questions reuse.
 
-Young brothers wait: at each position of the top tree its first undecided move
-is asked first, and its younger brothers only while a worker would idle
-otherwise. After every answer the driver evaluates the top tree again; a task
+Each question has an expected answer (MTD(f)'s: "yes" at its guess, "no"
+above it), and each position below the root the opposite of its parent's. A
+position expected to fail needs every move's answer: they are all asked at
+once. One expected to hold needs one move: its first undecided move is asked,
+and its younger brothers only once the first has failed to cut, and while a
+worker would idle otherwise (young brothers wait). After every answer the driver evaluates the top tree again; a task
 whose answer can no longer matter (a move already proved the position, or the
 question changed) is cancelled. A task still running after `task_seconds` is
 abandoned and its leaf split one stone deeper.
@@ -114,6 +117,7 @@ class Stats:
     cancelled: int = 0
     timeouts: int = 0
     nodes: int = 0  # over every answer of this job, read back ones too
+    busy: float = 0.0  # seconds the tasks answered in this run searched
 
 
 def centre_first(width: int) -> List[int]:
@@ -139,6 +143,7 @@ class Search:
         self.pending: Dict[Question, object] = {}  # question -> future
         self.workers = 1
         self.limit = 2
+        self.expect = True  # the answer expected to the root's question (MTD(f)'s guess)
 
     # -- the tree --------------------------------------------------------------
 
@@ -195,7 +200,7 @@ class Search:
             busy = len(self.pending) + len(want)
             return busy < (self.workers if speculative else self.limit)
 
-        def walk(pos: Position, b: int, submit: bool) -> Optional[bool]:
+        def walk(pos: Position, b: int, submit: bool, expect: bool) -> Optional[bool]:
             k, n = self.node(pos)
             if n.lo >= b:
                 return True
@@ -213,10 +218,15 @@ class Search:
                 return None
             status: Optional[bool] = False
             first_open = True
+            eldest_done = False  # the first child is proved without a cutoff
             best = None
-            for child in self.children(n):
+            for i, child in enumerate(self.children(n)):
                 # score(pos) >= b iff a child scores at most -b: "child >= 1 - b" false.
-                s = walk(child, 1 - b, submit and (first_open or room(True)))
+                # A node expected to fail needs every child: all are asked at once.
+                # One expected to hold needs one: its younger brothers wait until
+                # the first has failed to cut (then likely all are needed).
+                ahead = not expect or (eldest_done and room(True))
+                s = walk(child, 1 - b, submit and (first_open or ahead), not expect)
                 if s is False:
                     status = True
                     best = child
@@ -224,6 +234,8 @@ class Search:
                 if s is None:
                     status = None
                     first_open = False
+                elif i == 0:
+                    eldest_done = True
             if status is True:
                 _, c = self.node(best)
                 n.lo = max(n.lo, -c.hi)
@@ -232,7 +244,7 @@ class Search:
             memo[q] = (status, submit)
             return status
 
-        status = walk(self.root, beta, True)
+        status = walk(self.root, beta, True, self.expect)
         return status, list(want.items()), relevant
 
     def best_move(self, score: int, weak: bool) -> Optional[int]:
@@ -444,6 +456,7 @@ class Driver:
         self.log.write(record)
         self.stats.done += 1
         self.stats.nodes += answer["nodes"]
+        self.stats.busy += answer["seconds"]
         if answer["result"] is None:
             self.stats.timeouts += 1
             self.search.split.add(k)
@@ -491,6 +504,7 @@ def mtdf(driver: Driver, weak: bool) -> int:
     guess = 0
     while root.lo < root.hi:
         beta = min(max(guess, root.lo + 1), root.hi)
+        s.expect = beta <= guess  # at the guess: "yes"; above it: "no"
         driver.question(beta)
         driver.report(beta, force=True)
         # The fail-soft bound just learnt is the next guess.
@@ -538,9 +552,11 @@ def solve(
                     score = mtdf(driver, weak)
                 best = driver.search.best_move(score, weak)
                 st = driver.stats
+                room = driver.workers() * (time.monotonic() - driver.start)
                 print(
                     f"c4solver.distributed: {st.done} task(s) run, {st.reused} answer(s) reused, "
-                    f"{st.cancelled} cancelled, {st.timeouts} split",
+                    f"{st.cancelled} cancelled, {st.timeouts} split; the workers searched "
+                    f"{100 * st.busy / room if room else 0:.0f}% of the time",
                     file=sys.stderr,
                 )
                 for fut in list(driver.futures):
