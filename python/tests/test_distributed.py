@@ -433,10 +433,11 @@ def test_book_equals_the_single_machine_book(tmp_path):
     assert done.returncode == 2 and "holds another job" in done.stderr
 
 
-def interrupt(args, ready, what):
+def interrupt(args, ready, what, term=False):
     """Starts `python -m c4solver.distributed ARGS` in a session of its own, waits
-    until `ready()` (`what`), sends Ctrl-C to its whole group as a terminal does,
-    and checks that it exits 130 saying how to resume, and that the LocalCluster's
+    until `ready()` (`what`), sends Ctrl-C to its whole group as a terminal does
+    (or with `term` SIGTERM to the driver alone, as `kill PID` does), and checks
+    that it exits 130 (143) saying how to resume, and that the LocalCluster's
     worker processes are gone with it."""
     driver = subprocess.Popen(
         [sys.executable, "-m", "c4solver.distributed", *map(str, args)],
@@ -448,9 +449,15 @@ def interrupt(args, ready, what):
     try:
         wait_for(lambda: ready() or driver.poll() is not None, what)
         assert driver.poll() is None, "the job ended before Ctrl-C"
-        os.killpg(driver.pid, signal.SIGINT)
-        assert driver.wait(timeout=LIMIT) == 130
-        assert "interrupted; run the same command again" in driver.stderr.read()
+        if term:
+            os.kill(driver.pid, signal.SIGTERM)
+            assert driver.wait(timeout=LIMIT) == 143
+            said = "stopped by SIGTERM; run the same command again"
+        else:
+            os.killpg(driver.pid, signal.SIGINT)
+            assert driver.wait(timeout=LIMIT) == 130
+            said = "interrupted; run the same command again"
+        assert said in driver.stderr.read()
     finally:
         if driver.poll() is None:
             os.killpg(driver.pid, signal.SIGKILL)

@@ -272,10 +272,12 @@ def test_a_driver_killed_loses_nothing_finished(tmp_path, cluster):
     assert int(done.stdout.split(" ")[2]) == sum(a["nodes"] for a in after)
 
 
-def test_ctrl_c_leaves_no_process_and_the_rerun_completes(tmp_path):
+@pytest.mark.parametrize("term", [False, True], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_leaves_no_process_and_the_rerun_completes(tmp_path, term):
     state = tmp_path / "state"
     args = (*LONG, "--workers", 2, "--state", state)
-    interrupt(("solve", *args), lambda: lines(state / solve_job.ANSWERS) >= 10, "10 answers")
+    ready = lambda: lines(state / solve_job.ANSWERS) >= 10  # noqa: E731
+    interrupt(("solve", *args), ready, "10 answers", term)
     kept = lines(state / solve_job.ANSWERS)
     done = command("solve", *args)
     assert done.returncode == 0, done.stderr

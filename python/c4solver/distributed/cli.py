@@ -2,7 +2,8 @@
 
 Exit codes: 0 done; 1 bad input, or a task or the c4solver command line
 failed (solve: a task's error, such as a table that cannot be had); 2 usage, a missing or unreadable input, an OUTPUT holding another job,
-or another driver running on it; 130 interrupted (Ctrl-C).
+or another driver running on it; 130 interrupted (Ctrl-C); 143 solve stopped by
+SIGTERM (`kill PID`).
 """
 
 import argparse
@@ -209,6 +210,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                 file=sys.stderr,
             )
         return 0
+    except solve_job.Terminated:
+        print(
+            "c4solver.distributed: stopped by SIGTERM; run the same command again to go on",
+            file=sys.stderr,
+        )
+        return 143
     except KeyboardInterrupt:
         print(
             "c4solver.distributed: interrupted; run the same command again to go on",

@@ -55,6 +55,11 @@ PROGRESS_EVERY = 10.0
 WAKE_EVERY = 0.25
 
 
+class Terminated(KeyboardInterrupt):
+    """The driver got SIGTERM (`kill PID`, as for a run in the background,
+    which Ctrl-C does not reach): stopped as Ctrl-C stops it."""
+
+
 class TaskError(Exception):
     """A task failed on its worker (not a time limit: an error, such as a table
     that cannot be had)."""
@@ -326,7 +331,7 @@ class Driver:
         self.futures: Dict[object, Tuple[Question, str, float]] = {}
         self.search = Search(Position(moves, size=size), settings.split_depth)
         self.serial = 0
-        self.interrupted = False
+        self.interrupted = 0  # the signal that came (SIGINT, SIGTERM), or 0
         self.asked = 0  # root questions answered in this run
 
     @contextlib.contextmanager
@@ -339,19 +344,25 @@ class Driver:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        old = signal.getsignal(signal.SIGINT)
-        if old is signal.SIG_IGN:  # started in the background: Ctrl-C is not ours
-            yield
-            return
-
         def note(signum, frame):
-            self.interrupted = True
+            self.interrupted = signum
 
-        signal.signal(signal.SIGINT, note)
+        olds = {}
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old = signal.getsignal(sig)
+            if old is signal.SIG_IGN:  # started in the background: Ctrl-C is not ours
+                continue
+            olds[sig] = old
+            signal.signal(sig, note)
         try:
             yield
         finally:
-            signal.signal(signal.SIGINT, old)
+            for sig, old in olds.items():
+                signal.signal(sig, old)
+
+    def stop(self) -> KeyboardInterrupt:
+        """What the driver raises once a signal came: Terminated for SIGTERM."""
+        return Terminated() if self.interrupted == signal.SIGTERM else KeyboardInterrupt()
 
     def replay(self, answers: List[dict]) -> None:
         """Learns every recorded answer (a timeout: the leaf is split)."""
@@ -377,7 +388,7 @@ class Driver:
         s = self.search
         while True:
             if self.interrupted:
-                raise KeyboardInterrupt
+                raise self.stop()
             s.workers = self.workers()
             s.limit = max(2, 2 * s.workers)
             status, want, relevant = s.evaluate(beta)
@@ -405,7 +416,7 @@ class Driver:
             except TimeoutError:  # distributed's wait says "none yet" so
                 done = set()
             if self.interrupted:
-                raise KeyboardInterrupt
+                raise self.stop()
             for fut in done:
                 self.finish(fut)
             self.report(beta)
