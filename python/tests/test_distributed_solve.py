@@ -185,7 +185,8 @@ def test_the_command_prints_what_c4solver_solve_prints(cli, tmp_path):
         assert int(fields[2]) > 0 and int(fields[3]) > 0
         assert "best move" in done.stderr
         searched = re.search(r"the workers searched (\d+)% of the time", done.stderr)
-        assert searched and 0 < int(searched.group(1)) <= 100, done.stderr
+        # A share of the run, 0% where every task is a book look-up (7x6).
+        assert searched and 0 <= int(searched.group(1)) <= 100, done.stderr
 
 
 def test_bad_input_exits_2_with_the_message(tmp_path, local):

@@ -139,6 +139,11 @@ class SimDriver:
                 return
 
 
+def idle_share(busy: float, workers: int, seconds: float) -> float:
+    """The share of `workers` x `seconds` not spent on the `busy` seconds."""
+    return 1 - busy / (workers * seconds) if seconds else 0.0
+
+
 def recorded(answers: List[dict]) -> dict:
     """The figures of the recorded run (one run of the driver: `finished` counts
     from its start): workers, seconds to its last answer, busy seconds, idle share."""
@@ -150,7 +155,7 @@ def recorded(answers: List[dict]) -> dict:
         "tasks": len(answers),
         "seconds": wall,
         "busy_seconds": busy,
-        "idle_share": 1 - busy / (workers * wall) if wall else 0.0,
+        "idle_share": idle_share(busy, workers, wall),
     }
 
 
@@ -170,7 +175,7 @@ def simulate(state: str, workers: int, split_depth: int, latency: float, oracle:
         "cancelled": d.cancelled,
         "useful_seconds": d.useful,
         "cancelled_seconds": d.wasted,
-        "idle_share": 1 - busy / (workers * d.clock) if d.clock else 0.0,
+        "idle_share": idle_share(busy, workers, d.clock),
     }
 
 

@@ -18,9 +18,9 @@ above it), and each position below the root the opposite of its parent's. A
 position expected to fail needs every move's answer: they are all asked at
 once. One expected to hold needs one move: its first undecided move is asked,
 and its younger brothers only once the first has failed to cut, and while a
-worker would idle otherwise (young brothers wait). After every answer the driver evaluates the top tree again; a task
-whose answer can no longer matter (a move already proved the position, or the
-question changed) is cancelled. A task still running after `task_seconds` is
+worker would idle otherwise (young brothers wait). After every answer the
+driver evaluates the top tree again; a task whose answer can no longer matter
+(a move already proved the position, or the question changed) is cancelled. A task still running after `task_seconds` is
 abandoned and its leaf split one stone deeper.
 
 The exact score comes from successive null windows, as MTD(f) does: each
@@ -344,13 +344,14 @@ class Driver:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
+
         def note(signum, frame):
             self.interrupted = signum
 
         olds = {}
         for sig in (signal.SIGINT, signal.SIGTERM):
             old = signal.getsignal(sig)
-            if old is signal.SIG_IGN:  # started in the background: Ctrl-C is not ours
+            if old is signal.SIG_IGN:  # ignored by whoever started us: not ours
                 continue
             olds[sig] = old
             signal.signal(sig, note)
