@@ -191,11 +191,11 @@ pub mod bench {
 }
 
 /// Work on several threads: the pool of workers the command line's batches, the
-/// Python package's and the book's tools run on, and the thread start that is
-/// safe when memory runs out.
+/// Python package's and the book's tools run on ([`run`](batch::run), each
+/// [`Worker`](batch::Worker) with its state), and the thread start that is safe
+/// when memory runs out.
 pub mod batch {
-    pub use crate::pool::{FromIter, Jobs, Next, PoolError, Worker, run};
-    pub use crate::solver::Helper;
+    pub use crate::pool::{PoolError, Worker, run};
     pub use crate::threads::spawn_scoped;
 }
 
