@@ -8,6 +8,7 @@ mod bench;
 mod book;
 mod candidates;
 mod engine;
+mod excerpt;
 mod generate;
 mod harness;
 mod markdown;

@@ -21,12 +21,13 @@ pub const MAX_LINE: usize = 4096;
 
 /// The most characters of a field that a message repeats: a longer one is cut
 /// there, and its length given ([`excerpt`]).
-pub(crate) const SHOWN: usize = 40;
+const SHOWN: usize = 40;
 
 /// `text` as a message repeats it: whole if it has at most `SHOWN`
 /// characters, else its first `SHOWN` and its length, `1234...(5000 bytes)`,
-/// so that a hostile line does not flood the terminal.
-pub fn excerpt(text: &str) -> String {
+/// so that a hostile line does not flood the terminal. (The command line cuts
+/// its own messages' input the same way.)
+fn excerpt(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
@@ -35,7 +36,7 @@ pub fn excerpt(text: &str) -> String {
 
 /// [`excerpt`] in double quotes (the quotes around the part shown):
 /// `"abc"`, `"abcd..."... (5000 bytes)`.
-pub fn quoted(text: &str) -> String {
+fn quoted(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
@@ -54,7 +55,7 @@ pub struct Query<'a, const W: usize = 7, const H: usize = 6, B: Bits = u64> {
     pub expected: Option<i32>,
 }
 
-/// Why a line was rejected.
+/// Why a line was rejected (or a position given alone, [`Query::parse_pos`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
     /// A board size this build does not hold (the size-erased parsers').
@@ -98,6 +99,13 @@ pub enum LineError {
         /// The limit.
         max: usize,
     },
+    /// A second field in a position given alone ([`Query::parse_pos`]): a
+    /// position holds no expected score.
+    #[error("pos holds moves only, found a second field in {}", quoted(text))]
+    SecondField {
+        /// The whole text, as given.
+        text: String,
+    },
 }
 
 impl<'a, const W: usize, const H: usize, B: Bits> Query<'a, W, H, B> {
@@ -115,11 +123,11 @@ impl<'a, const W: usize, const H: usize, B: Bits> Query<'a, W, H, B> {
     /// position this way words its errors alike.
     ///
     /// # Errors
-    /// [`Query::parse`]'s, and [`PosError::SecondField`] for a second field.
-    pub fn parse_pos(bytes: &'a [u8]) -> Result<Self, PosError> {
+    /// [`Query::parse`]'s, and [`LineError::SecondField`] for a second field.
+    pub fn parse_pos(bytes: &'a [u8]) -> Result<Self, LineError> {
         let q = parse_line::<W, H, B>(bytes, false)?;
         if q.expected.is_some() {
-            return Err(PosError::SecondField {
+            return Err(LineError::SecondField {
                 text: String::from_utf8_lossy(bytes).into_owned(),
             });
         }
@@ -185,21 +193,6 @@ fn parse_line<const W: usize, const H: usize, B: Bits>(
         position,
         expected,
     })
-}
-
-/// Why a position given alone (the `pos` of the server's query and of the page's
-/// address) was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PosError {
-    /// The line's own error, as [`Query::parse`] gives it.
-    #[error(transparent)]
-    Line(#[from] LineError),
-    /// A second field: a position holds no expected score.
-    #[error("pos holds moves only, found a second field in {}", quoted(text))]
-    SecondField {
-        /// The whole text, as given.
-        text: String,
-    },
 }
 
 /// Reads lines of at most [`MAX_LINE`] bytes, skipping the rest of longer lines,

@@ -141,7 +141,7 @@ pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
     Analysis, Book, BookGeneration, Line, Position, PositionError, Solver, SolverError,
 };
-pub use input::{LineError, PosError};
+pub use input::LineError;
 pub use position::{MoveError, StonesError};
 pub use size::{Size, SizeError};
 pub use solver::{Config, Mode, Research, Solution, SolveError, SolverKind, StopFlag};
@@ -174,10 +174,9 @@ pub mod sized {
 }
 
 /// Reading positions a line at a time, as the command line reads them: lines of
-/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, a longer one cut there, and
-/// excerpts of bad input for messages, cut as the library's own messages cut them.
+/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, a longer one cut there.
 pub mod lines {
-    pub use crate::input::{LineReader, MAX_LINE, excerpt, quoted};
+    pub use crate::input::{LineReader, MAX_LINE};
 }
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet), with the buckets of

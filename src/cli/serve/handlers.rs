@@ -19,7 +19,8 @@ use super::metrics;
 use super::pool::{Failure, Full};
 use super::query::{self, Params};
 use super::solver;
-use c4solver::{Size, lines::excerpt};
+use crate::cli::excerpt::excerpt;
+use c4solver::Size;
 
 /// The message of a query without `pos`.
 pub const MISSING_POS: &str =
