@@ -154,8 +154,7 @@ pub use table::{TableError, TableStats};
 pub mod book {
     pub use crate::books::verify::{Checked, Disagreement};
     pub use crate::books::{
-        Format, GenerateError, Header, Options, Outcome, Shard, ShardError, StoneCounts, Summary,
-        Unreachable,
+        Format, GenerateError, Header, Options, Outcome, Shard, StoneCounts, Summary, Unreachable,
     };
 }
 
