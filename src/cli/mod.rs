@@ -8,7 +8,6 @@ mod bench;
 mod book;
 mod candidates;
 mod engine;
-mod excerpt;
 mod generate;
 mod harness;
 mod markdown;

@@ -22,7 +22,7 @@ use c4solver::{Mode, MoveError, Position, Solver};
 use super::Exit;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
 use super::engine;
-use super::excerpt::{excerpt, quoted};
+use c4solver::lines::{excerpt, quoted};
 use super::output;
 use super::progress;
 use super::signals::Signals;

@@ -21,13 +21,12 @@ pub const MAX_LINE: usize = 4096;
 
 /// The most characters of a field that a message repeats: a longer one is cut
 /// there, and its length given ([`excerpt`]).
-const SHOWN: usize = 40;
+pub(crate) const SHOWN: usize = 40;
 
 /// `text` as a message repeats it: whole if it has at most `SHOWN`
 /// characters, else its first `SHOWN` and its length, `1234...(5000 bytes)`,
-/// so that a hostile line does not flood the terminal. (The command line cuts
-/// its own messages' input the same way.)
-fn excerpt(text: &str) -> String {
+/// so that a hostile line does not flood the terminal.
+pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
@@ -36,7 +35,7 @@ fn excerpt(text: &str) -> String {
 
 /// [`excerpt`] in double quotes (the quotes around the part shown):
 /// `"abc"`, `"abcd..."... (5000 bytes)`.
-fn quoted(text: &str) -> String {
+pub fn quoted(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),

@@ -173,9 +173,10 @@ pub mod sized {
 }
 
 /// Reading positions a line at a time, as the command line reads them: lines of
-/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, a longer one cut there.
+/// at most [`MAX_LINE`](lines::MAX_LINE) bytes, a longer one cut there, and
+/// excerpts of bad input for messages, cut as the library's own messages cut them.
 pub mod lines {
-    pub use crate::input::{LineReader, MAX_LINE};
+    pub use crate::input::{LineReader, MAX_LINE, excerpt, quoted};
 }
 
 /// Test sets: reading them ([`TestSet`](bench::TestSet), with the buckets of

@@ -19,8 +19,7 @@ use super::metrics;
 use super::pool::{Failure, Full};
 use super::query::{self, Params};
 use super::solver;
-use crate::cli::excerpt::excerpt;
-use c4solver::Size;
+use c4solver::{Size, lines::excerpt};
 
 /// The message of a query without `pos`.
 pub const MISSING_POS: &str =

@@ -12,7 +12,7 @@ use axum::response::Response;
 
 use super::metrics::{self, Metrics};
 use crate::cli::args::LogFormat as Format;
-use crate::cli::excerpt::excerpt;
+use c4solver::lines::excerpt;
 
 /// The status logged for a request whose client went away before the answer
 /// (nginx's "client closed request"); nothing is sent for it.

@@ -45,7 +45,7 @@ fn switch(name: &str, value: &[u8]) -> Result<bool, String> {
         b"0" => Ok(false),
         _ => Err(format!(
             "{name} is 1 or 0, found {}",
-            crate::cli::excerpt::quoted(&String::from_utf8_lossy(value))
+            c4solver::lines::quoted(&String::from_utf8_lossy(value))
         )),
     }
 }
