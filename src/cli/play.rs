@@ -22,11 +22,11 @@ use c4solver::{Mode, MoveError, Position, Solver};
 use super::Exit;
 use super::args::{EngineArgs, FirstArg, LevelArg, PlayArgs};
 use super::engine;
-use c4solver::lines::{excerpt, quoted};
 use super::output;
 use super::progress;
 use super::signals::Signals;
 use super::source::{self, Message};
+use c4solver::lines::{excerpt, quoted};
 
 /// How often the game waits on its input before it looks at the stop flag again.
 const POLL: Duration = Duration::from_millis(50);
