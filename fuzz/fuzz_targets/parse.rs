@@ -139,6 +139,8 @@ fn check_line(data: &[u8], truncated: bool) {
                 assert!(!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
             }
         },
+        // Only a position given alone (`parse_pos`) refuses a second field.
+        Err(LineError::SecondField { text }) => panic!("a line refused its score: {text:?}"),
     }
 }
 

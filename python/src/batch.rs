@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use c4solver::StopFlag;
-use c4solver::batch::{self as pool, FromIter, PoolError, Worker};
+use c4solver::batch::{self as pool, PoolError, Worker};
 use c4solver::{MoveError, Position as Board, Size, SolveError, Solver as Core, SolverError};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -146,8 +146,7 @@ impl Batch<'_> {
                 new_joinable_solver(size, table_mb, book)?
             };
             state.set_stop_flag(stop.clone());
-            let helper = state.helper();
-            Ok::<_, SolverError>(Worker { state, helper })
+            Ok::<_, SolverError>(Worker::joinable(state))
         };
         let n = boards.len();
         let done = AtomicUsize::new(0);
@@ -161,7 +160,7 @@ impl Batch<'_> {
             let ran = pool::run(
                 threads,
                 make,
-                FromIter(boards.into_iter()),
+                boards,
                 threads * AHEAD_PER_WORKER,
                 &stop,
                 |solver: &mut Core, _, board| match job(solver, &board) {

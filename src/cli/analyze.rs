@@ -50,7 +50,7 @@ pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow
     let ran = pool::run(
         threads,
         engine::noted(make),
-        input,
+        input.jobs(&stop),
         4 * threads + 64,
         &stop,
         |solver: &mut Solver, seq, msg| match msg {

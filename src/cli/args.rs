@@ -135,7 +135,7 @@ pub struct BookGenerateArgs {
 
     /// Solve only shard I of K of the deepest layer (then `book merge` the K
     /// shards).
-    #[arg(long, value_name = "I/K")]
+    #[arg(long, value_name = "I/K", value_parser = shard)]
     pub shard: Option<Shard>,
 
     /// The book (or shard) file to write; the checkpoint is OUT.ckpt.
@@ -607,6 +607,18 @@ fn built_size(text: &str) -> Result<Size, String> {
     text.parse::<Size>()
         .and_then(Size::built)
         .map_err(|e| e.to_string())
+}
+
+/// A shard `I/K` (`--shard`): shard I of K, 1 <= I <= K <= 65535.
+fn shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("shard {text:?} is not I/K with 1 <= I <= K <= 65535");
+    let (i, k) = text.split_once('/').ok_or_else(bad)?;
+    let index: u16 = i.trim().parse().map_err(|_| bad())?;
+    let count: u16 = k.trim().parse().map_err(|_| bad())?;
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
 }
 
 /// A count of at least 1 (`--count`, `--limit`, `--sample`), refusing 0 in
@@ -1169,6 +1181,15 @@ mod tests {
             assert!(
                 parse(&[&args[..], &["--shard", bad]].concat()).is_err(),
                 "{bad}"
+            );
+        }
+        assert_eq!(shard(" 3 / 8 "), Ok(Shard { index: 3, count: 8 }));
+        for bad in ["0/8", "9/8", "8", "a/b", "1/0", "1/70000"] {
+            assert_eq!(
+                shard(bad),
+                Err(format!(
+                    "shard {bad:?} is not I/K with 1 <= I <= K <= 65535"
+                ))
             );
         }
         assert!(

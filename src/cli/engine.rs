@@ -173,10 +173,7 @@ pub fn workers(
         })?;
         solver.set_book(book.as_ref());
         solver.set_stop_flag(stop.clone());
-        Ok(Worker {
-            helper: solver.helper(),
-            state: solver,
-        })
+        Ok(Worker::joinable(solver))
     })
 }
 

@@ -12,7 +12,7 @@ use super::engine;
 use super::output::{self, Item};
 use super::progress;
 use super::signals::Signals;
-use c4solver::batch::{self as pool, FromIter};
+use c4solver::batch as pool;
 
 /// Generates the set.
 ///
@@ -49,7 +49,7 @@ pub fn run(
         ran = pool::run(
             threads,
             engine::noted(make),
-            FromIter(candidates::candidates(engine_args.size, &request)?),
+            candidates::candidates(engine_args.size, &request)?,
             4 * threads + 16,
             &stop,
             |solver: &mut Solver, _, (moves, pos)| match candidates::label(solver, &pos, difficulty)

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use c4solver::batch::{self as pool, FromIter, PoolError, Worker};
+use c4solver::batch::{self as pool, PoolError, Worker};
 use c4solver::bench::{TestSet, TestSetError};
 use c4solver::sized::Bits;
 use c4solver::{
@@ -350,13 +350,9 @@ impl OneSet<'_> {
         let start = Instant::now();
         pool::run(
             threads,
-            |i| {
-                Ok(Worker {
-                    state: i,
-                    helper: None,
-                })
-            },
-            FromIter(set.entries[..n].iter()),
+            // Each worker's nodes its own: no worker joins another's search.
+            |i| Ok(Worker::new(i)),
+            set.entries[..n].iter(),
             threads,
             self.stop,
             |&mut i, _, e| {

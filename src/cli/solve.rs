@@ -39,7 +39,7 @@ pub fn run(
     let ran = pool::run(
         threads,
         engine::noted(make),
-        input,
+        input.jobs(&stop),
         4 * threads + 64,
         &stop,
         |solver: &mut Solver, seq, msg| match msg {

@@ -16,13 +16,16 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use c4solver::batch::{Jobs, Next};
+use c4solver::StopFlag;
 use c4solver::lines::LineReader;
 
 use super::stdio;
 
 /// The most lines handed over at once.
 pub const BATCH: usize = 256;
+
+/// How often [`Input::jobs`] looks at its stop flag while it waits for input.
+const POLL: Duration = Duration::from_millis(50);
 
 /// What the reader produces, each with the next sequence number.
 #[derive(Debug)]
@@ -70,14 +73,24 @@ pub struct Input {
     batch: VecDeque<Message>,
 }
 
-impl Jobs for Input {
-    type Job = Message;
-    fn next(&mut self, timeout: Duration) -> Next<Message> {
-        Next::from_recv(self.recv_timeout(timeout))
-    }
-}
-
 impl Input {
+    /// The messages in order, as the pool's jobs: each waited for, until the
+    /// input is over or `stop` is set (then no more, within [`POLL`], so that a
+    /// stopped run does not wait for input).
+    pub fn jobs(mut self, stop: &StopFlag) -> impl Iterator<Item = Message> + Send + use<> {
+        let stop = stop.clone();
+        std::iter::from_fn(move || {
+            while !stop.is_stopped() {
+                match self.recv_timeout(POLL) {
+                    Ok(m) => return Some(m),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => return None,
+                }
+            }
+            None
+        })
+    }
+
     /// The next message, waiting at most `timeout` for it (as
     /// [`Receiver::recv_timeout`]: `Disconnected` once the input is over).
     ///

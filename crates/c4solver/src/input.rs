@@ -54,7 +54,7 @@ pub struct Query<'a, const W: usize = 7, const H: usize = 6, B: Bits = u64> {
     pub expected: Option<i32>,
 }
 
-/// Why a line was rejected.
+/// Why a line was rejected (or a position given alone, [`Query::parse_pos`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
     /// A board size this build does not hold (the size-erased parsers').
@@ -98,6 +98,13 @@ pub enum LineError {
         /// The limit.
         max: usize,
     },
+    /// A second field in a position given alone ([`Query::parse_pos`]): a
+    /// position holds no expected score.
+    #[error("pos holds moves only, found a second field in {}", quoted(text))]
+    SecondField {
+        /// The whole text, as given.
+        text: String,
+    },
 }
 
 impl<'a, const W: usize, const H: usize, B: Bits> Query<'a, W, H, B> {
@@ -115,11 +122,11 @@ impl<'a, const W: usize, const H: usize, B: Bits> Query<'a, W, H, B> {
     /// position this way words its errors alike.
     ///
     /// # Errors
-    /// [`Query::parse`]'s, and [`PosError::SecondField`] for a second field.
-    pub fn parse_pos(bytes: &'a [u8]) -> Result<Self, PosError> {
+    /// [`Query::parse`]'s, and [`LineError::SecondField`] for a second field.
+    pub fn parse_pos(bytes: &'a [u8]) -> Result<Self, LineError> {
         let q = parse_line::<W, H, B>(bytes, false)?;
         if q.expected.is_some() {
-            return Err(PosError::SecondField {
+            return Err(LineError::SecondField {
                 text: String::from_utf8_lossy(bytes).into_owned(),
             });
         }
@@ -185,21 +192,6 @@ fn parse_line<const W: usize, const H: usize, B: Bits>(
         position,
         expected,
     })
-}
-
-/// Why a position given alone (the `pos` of the server's query and of the page's
-/// address) was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PosError {
-    /// The line's own error, as [`Query::parse`] gives it.
-    #[error(transparent)]
-    Line(#[from] LineError),
-    /// A second field: a position holds no expected score.
-    #[error("pos holds moves only, found a second field in {}", quoted(text))]
-    SecondField {
-        /// The whole text, as given.
-        text: String,
-    },
 }
 
 /// Reads lines of at most [`MAX_LINE`] bytes, skipping the rest of longer lines,

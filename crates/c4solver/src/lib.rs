@@ -141,7 +141,7 @@ pub use cpu::unsupported as unsupported_cpu;
 pub use erased::{
     Analysis, Book, BookGeneration, Line, Position, PositionError, Solver, SolverError,
 };
-pub use input::{LineError, PosError};
+pub use input::LineError;
 pub use position::{MoveError, StonesError};
 pub use size::{Size, SizeError};
 pub use solver::{Config, Mode, Research, Solution, SolveError, SolverKind, StopFlag};
@@ -154,8 +154,7 @@ pub use table::{TableError, TableStats};
 pub mod book {
     pub use crate::books::verify::{Checked, Disagreement};
     pub use crate::books::{
-        Format, GenerateError, Header, Options, Outcome, Shard, ShardError, StoneCounts, Summary,
-        Unreachable,
+        Format, GenerateError, Header, Options, Outcome, Shard, StoneCounts, Summary, Unreachable,
     };
 }
 
@@ -191,11 +190,11 @@ pub mod bench {
 }
 
 /// Work on several threads: the pool of workers the command line's batches, the
-/// Python package's and the book's tools run on, and the thread start that is
-/// safe when memory runs out.
+/// Python package's and the book's tools run on ([`run`](batch::run), each
+/// [`Worker`](batch::Worker) with its state), and the thread start that is safe
+/// when memory runs out.
 pub mod batch {
-    pub use crate::pool::{FromIter, Jobs, Next, PoolError, Worker, run};
-    pub use crate::solver::Helper;
+    pub use crate::pool::{PoolError, Worker, run};
     pub use crate::threads::spawn_scoped;
 }
 

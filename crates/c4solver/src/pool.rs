@@ -3,8 +3,8 @@
 //! package's `solve_many`): each job goes to one worker, results come back in
 //! input order, and the run streams with flat memory.
 //!
-//! * **Jobs** come from a [`Jobs`] source (the command line's input reader, any
-//!   channel, or any iterator), numbered 0, 1, 2, ... in the order they are taken.
+//! * **Jobs** come from an iterator (the command line's input reader, a list),
+//!   numbered 0, 1, 2, ... in the order they are taken.
 //! * **Workers** are threads, one per worker state (a solver each, with its own
 //!   table, so that a job's answer and node count are those of one thread),
 //!   started as the jobs come: the first one's state is built before anything
@@ -42,11 +42,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Scope;
 use std::time::Duration;
 
+use crate::erased::Solver;
 use crate::solver::StopFlag;
 use crate::solver::parallel::{Helper, JOIN_AFTER};
 use crate::threads;
@@ -58,63 +58,36 @@ pub(crate) const POLL: Duration = Duration::from_millis(50);
 /// this long.
 pub(crate) const TAIL_JOIN_AFTER: Duration = Duration::from_millis(100);
 
-/// What a job source gives.
-pub enum Next<J> {
-    /// The next job.
-    Job(J),
-    /// Nothing yet (ask again).
-    Wait,
-    /// No more jobs.
-    End,
-}
-
-/// A source of jobs, asked by one worker at a time.
-pub trait Jobs: Send {
-    /// A job.
-    type Job: Send;
-    /// The next job, waiting at most `timeout` for it.
-    fn next(&mut self, timeout: Duration) -> Next<Self::Job>;
-}
-
-impl<J> Next<J> {
-    /// What a channel's `recv_timeout` answered, as a job source's answer.
-    pub fn from_recv(received: Result<J, RecvTimeoutError>) -> Self {
-        match received {
-            Ok(j) => Next::Job(j),
-            Err(RecvTimeoutError::Timeout) => Next::Wait,
-            Err(RecvTimeoutError::Disconnected) => Next::End,
-        }
-    }
-}
-
-impl<J: Send> Jobs for Receiver<J> {
-    type Job = J;
-    fn next(&mut self, timeout: Duration) -> Next<J> {
-        Next::from_recv(self.recv_timeout(timeout))
-    }
-}
-
-/// Jobs from an iterator.
-pub struct FromIter<I>(pub I);
-
-impl<I> Jobs for FromIter<I>
-where
-    I: Iterator + Send,
-    I::Item: Send,
-{
-    type Job = I::Item;
-    fn next(&mut self, _timeout: Duration) -> Next<I::Item> {
-        self.0.next().map_or(Next::End, Next::Job)
-    }
-}
-
 /// A worker's state and the handle through which idle workers can join its
-/// searches (`None` if they cannot, e.g. the reference search).
+/// searches (none for [`Worker::new`]).
 pub struct Worker<S> {
     /// The state the work function gets (a solver).
     pub state: S,
     /// Joins the state's running search.
-    pub helper: Option<Helper>,
+    helper: Option<Helper>,
+}
+
+impl<S> Worker<S> {
+    /// A worker with `state`, whose work no idle worker joins (each job's node
+    /// count is then this worker's own).
+    pub fn new(state: S) -> Self {
+        Worker {
+            state,
+            helper: None,
+        }
+    }
+}
+
+impl Worker<Solver> {
+    /// A worker with `solver`, whose searches the idle workers join at the end of
+    /// the input if it runs them over a shared table ([`Solver::new_joinable`],
+    /// or a [`Config::is_parallel`](crate::Config::is_parallel) configuration).
+    pub fn joinable(solver: Solver) -> Self {
+        Worker {
+            helper: solver.helper(),
+            state: solver,
+        }
+    }
 }
 
 /// Why a run of the pool ended early.
@@ -209,29 +182,34 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// false to end the run (then `stop` is set).
 ///
 /// `window` bounds the results waiting for an earlier one (at least the number
-/// of workers).
+/// of workers). The jobs are taken one at a time, under a lock: an iterator that
+/// waits for its next job (input still to come) must end (`None`) once `stop` is
+/// set, so that a stopped run does not wait for it.
 ///
 /// # Errors
 /// The first worker's state that `make` could not build, or the first thread
 /// that could not start ([`PoolError`]); `stop` is set then, and the results delivered are
 /// those of the jobs before the first one left unfinished.
-pub fn run<S, Q, R, D, E>(
+pub fn run<S, J, R, D, E>(
     workers: usize,
     make: impl Fn(usize) -> Result<Worker<S>, E> + Sync,
-    jobs: Q,
+    jobs: J,
     window: usize,
     stop: &StopFlag,
-    work: impl Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
+    work: impl Fn(&mut S, u64, J::Item) -> Option<R> + Sync,
     deliver: D,
 ) -> Result<(), PoolError<E>>
 where
     S: Send,
-    Q: Jobs,
+    J: IntoIterator,
+    J::IntoIter: Send,
+    J::Item: Send,
     R: Send,
     D: FnMut(u64, R) -> bool + Send,
     E: Send,
 {
     let window = Some(window.max(workers.max(1)) as u64);
+    let jobs = jobs.into_iter();
     start_pool(workers, make, jobs, window, stop, work, deliver)
 }
 
@@ -261,13 +239,8 @@ where
 {
     start_pool(
         workers,
-        |i| {
-            make(i).map(|state| Worker {
-                state,
-                helper: None,
-            })
-        },
-        FromIter(items.into_iter()),
+        |i| make(i).map(Worker::new),
+        items.into_iter(),
         None,
         stop,
         |state, seq, item| work(state, seq, item).then_some(()),
@@ -282,12 +255,13 @@ fn start_pool<S, Q, R, D, E>(
     jobs: Q,
     window: Option<u64>,
     stop: &StopFlag,
-    work: impl Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
+    work: impl Fn(&mut S, u64, Q::Item) -> Option<R> + Sync,
     deliver: D,
 ) -> Result<(), PoolError<E>>
 where
     S: Send,
-    Q: Jobs,
+    Q: Iterator + Send,
+    Q::Item: Send,
     R: Send,
     D: FnMut(u64, R) -> bool + Send,
     E: Send,
@@ -334,12 +308,13 @@ fn helper(b: &Busy) -> Option<&Helper> {
 impl<'a, S, Q, R, D, E, M, F> Pool<'a, S, Q, R, D, E, M, F>
 where
     S: Send,
-    Q: Jobs,
+    Q: Iterator + Send,
+    Q::Item: Send,
     R: Send,
     D: FnMut(u64, R) -> bool + Send,
     E: Send,
     M: Fn(usize) -> Result<Worker<S>, E> + Sync,
-    F: Fn(&mut S, u64, Q::Job) -> Option<R> + Sync,
+    F: Fn(&mut S, u64, Q::Item) -> Option<R> + Sync,
 {
     /// Starts thread `id` (already counted in `started`, and in `working` for a
     /// worker) in `role`; a thread that cannot start ends the run.
@@ -474,7 +449,7 @@ where
 
     /// The next job and its number, once it fits the window; `None` when the
     /// input is exhausted or the run stopped.
-    fn take(&self) -> Option<(u64, Q::Job)> {
+    fn take(&self) -> Option<(u64, Q::Item)> {
         loop {
             if self.stop.is_stopped() {
                 return None;
@@ -497,14 +472,13 @@ where
                     continue;
                 }
             }
-            match src.jobs.next(POLL) {
-                Next::Job(job) => {
+            match src.jobs.next() {
+                Some(job) => {
                     let seq = src.next_seq;
                     src.next_seq += 1;
                     return Some((seq, job));
                 }
-                Next::Wait => {}
-                Next::End => {
+                None => {
                     src.ended = true;
                     return None;
                 }
@@ -560,10 +534,27 @@ mod tests {
 
     /// Workers whose state is their index, none of them joinable.
     fn plain(i: usize) -> Result<Worker<usize>, ()> {
-        Ok(Worker {
-            state: i,
-            helper: None,
-        })
+        Ok(Worker::new(i))
+    }
+
+    #[test]
+    fn a_worker_is_joined_only_when_its_solver_can_be() {
+        use crate::{Config, Size, SolverKind};
+        let size = Size::STANDARD;
+        let config = Config {
+            table_mb: 1,
+            ..Config::default()
+        };
+        let joinable = Solver::new_joinable(size, config).unwrap();
+        assert!(Worker::joinable(joinable).helper.is_some());
+        // The reference search runs over its own table: nobody can join it.
+        let config = Config {
+            table_mb: 1,
+            ..Config::for_solver(SolverKind::Reference)
+        };
+        let reference = Solver::new(size, config).unwrap();
+        assert!(Worker::joinable(reference).helper.is_none());
+        assert!(Worker::new(0).helper.is_none());
     }
 
     #[test]
@@ -573,7 +564,7 @@ mod tests {
         run(
             4,
             plain,
-            FromIter(0..500u64),
+            0..500u64,
             8,
             &stop,
             |_, seq, job| {
@@ -598,7 +589,7 @@ mod tests {
         run(
             3,
             plain,
-            FromIter(0..),
+            0..,
             6,
             &stop,
             |_, _, job: u64| Some(job),
@@ -621,7 +612,7 @@ mod tests {
         run(
             3,
             plain,
-            FromIter(0..100u64),
+            0..100u64,
             5,
             &stop,
             |_, seq, _| {
@@ -647,7 +638,7 @@ mod tests {
         run(
             2,
             plain,
-            FromIter(0..10u64),
+            0..10u64,
             4,
             &stop,
             |_, seq, _| {
@@ -687,7 +678,7 @@ mod tests {
         run(
             1024,
             counted,
-            FromIter(0..1u64),
+            0..1u64,
             8,
             &stop,
             |_, _, job| Some(job),
@@ -704,7 +695,7 @@ mod tests {
         run(
             5,
             counted,
-            FromIter(0..1000u64),
+            0..1000u64,
             8,
             &stop,
             |_, _, job| Some(job),
@@ -759,7 +750,7 @@ mod tests {
         let e = run(
             3,
             |_| Err::<Worker<()>, _>("no memory"),
-            FromIter(0..10u64),
+            0..10u64,
             8,
             &stop,
             |_, _, job| Some(job),
@@ -778,7 +769,7 @@ mod tests {
         run(
             5,
             |i| if i >= 2 { Err(()) } else { plain(i) },
-            FromIter(0..1000u64),
+            0..1000u64,
             8,
             &stop,
             |worker: &mut usize, _, job| Some((*worker, job)),

@@ -19,7 +19,6 @@
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
 use crate::bits::Bits;
@@ -123,25 +122,6 @@ impl Shard {
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// Why a shard could not be parsed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("shard {0:?} is not I/K with 1 <= I <= K <= 65535")]
-pub struct ShardError(pub String);
-
-impl FromStr for Shard {
-    type Err = ShardError;
-    fn from_str(s: &str) -> Result<Self, ShardError> {
-        let bad = || ShardError(s.to_string());
-        let (i, k) = s.split_once('/').ok_or_else(bad)?;
-        let index: u16 = i.trim().parse().map_err(|_| bad())?;
-        let count: u16 = k.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
     }
 }
 
@@ -295,14 +275,6 @@ mod tests {
         assert_eq!(block_len(100_000, 5), 5_000.min(MAX_BLOCK));
         assert_eq!(block_len(40_000, 5), 2_000);
         assert_eq!(block_len(1_000, 5), MIN_BLOCK);
-    }
-
-    #[test]
-    fn shards_parse() {
-        assert_eq!("3/8".parse(), Ok(Shard { index: 3, count: 8 }));
-        for bad in ["0/8", "9/8", "8", "a/b", "1/0", "1/70000"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
     }
 
     #[test]

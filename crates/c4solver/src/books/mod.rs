@@ -56,8 +56,8 @@ pub(crate) mod verify;
 pub use export::Unreachable;
 pub use generate::{GenerateError, Options, Outcome, Summary};
 pub(crate) use generate::{Generation, merge, write_atomically};
+pub use layers::Shard;
 pub(crate) use layers::layers;
-pub use layers::{Shard, ShardError};
 
 use std::borrow::Cow;
 use std::fmt;

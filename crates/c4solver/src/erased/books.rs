@@ -471,7 +471,13 @@ mod tests {
     fn options(depth: usize, shard: &str) -> Options {
         Options {
             depth,
-            shard: shard.parse::<Shard>().unwrap(),
+            shard: {
+                let (index, count) = shard.split_once('/').unwrap();
+                Shard {
+                    index: index.parse().unwrap(),
+                    count: count.parse().unwrap(),
+                }
+            },
             threads: 1,
             config: Config {
                 table_mb: 1,

@@ -4,7 +4,7 @@
 
 use crate::bits::Bits;
 use crate::erased::Position;
-use crate::input::{LineError, PosError, Query};
+use crate::input::{LineError, Query};
 use crate::size::Size;
 use crate::with_size;
 
@@ -47,9 +47,8 @@ impl<'a> Line<'a> {
     ///
     /// # Errors
     /// [`Query::parse_pos`]'s, with the same messages.
-    pub fn parse_pos(size: Size, bytes: &'a [u8]) -> Result<Self, PosError> {
-        let size = size.built().map_err(LineError::from)?;
-        with_size!(size, pos_on(bytes))
+    pub fn parse_pos(size: Size, bytes: &'a [u8]) -> Result<Self, LineError> {
+        with_size!(size.built()?, pos_on(bytes))
     }
 }
 
@@ -65,7 +64,7 @@ fn line_on<const W: usize, const H: usize, B: Bits>(
     })
 }
 
-fn pos_on<const W: usize, const H: usize, B: Bits>(bytes: &[u8]) -> Result<Line<'_>, PosError> {
+fn pos_on<const W: usize, const H: usize, B: Bits>(bytes: &[u8]) -> Result<Line<'_>, LineError> {
     let q = Query::<W, H, B>::parse_pos(bytes)?;
     Ok(Line {
         moves: q.moves,

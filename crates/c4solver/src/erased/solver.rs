@@ -215,8 +215,12 @@ impl Solver {
         Ok(Solver { size, core })
     }
 
-    /// A solver whose searches other threads can join
-    /// ([`sized::Solver::new_joinable`](crate::sized::Solver::new_joinable)).
+    /// A solver whose searches the pool's idle workers can join
+    /// ([`Worker::joinable`](crate::batch::Worker::joinable)), starting no
+    /// thread of its own: the command line gives each worker one, so that idle
+    /// workers can join the last searches of a stream. Configurations that cannot
+    /// share their table ([`Config::can_share`]) get the one-thread solver of
+    /// [`Solver::new`].
     ///
     /// # Errors
     /// As [`Solver::new`].
@@ -416,7 +420,7 @@ impl Solver {
 
     /// A handle through which another thread can join this solver's searches
     /// ([`Helper::help`]), if they run over a shared table.
-    pub fn helper(&self) -> Option<Helper> {
+    pub(crate) fn helper(&self) -> Option<Helper> {
         self.core.helper()
     }
 

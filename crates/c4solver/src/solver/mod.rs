@@ -27,7 +27,7 @@ use crate::position::{Board, Playable};
 use crate::table::shared::Layout;
 use crate::table::{CompactTable, Narrow, SharedTable, TableError, TableStats, UpperTable, Wide};
 pub use known::KnownScores;
-pub use parallel::Helper;
+pub(crate) use parallel::Helper;
 use parallel::JOIN_AFTER;
 #[cfg(feature = "research")]
 pub use parallel::TeamSearch;
@@ -545,14 +545,14 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     const STANDARD: bool = W == 7 && H == 6;
 
     /// A solver whose searches other threads can join through
-    /// [`Solver::helper`], starting no thread of its own: the command line gives
-    /// each worker one, so that idle workers can join the last searches of a
-    /// stream. Configurations that cannot share their table
+    /// [`Solver::helper`], starting no thread of its own: the size-erased
+    /// solver's for the pool's workers, so that idle workers can join the last
+    /// searches of a stream. Configurations that cannot share their table
     /// ([`Config::can_share`]) get the one-thread solver of [`Solver::new`].
     ///
     /// # Errors
     /// As [`Solver::new`].
-    pub fn new_joinable(config: Config) -> Result<Self, TableError> {
+    pub(crate) fn new_joinable(config: Config) -> Result<Self, TableError> {
         if !config.can_share() {
             return Self::new(config);
         }
@@ -573,7 +573,7 @@ impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
     /// A handle through which another thread can join this solver's searches
     /// ([`Helper::help`]), if they run over a shared table ([`Solver::new`] with
     /// [`Config::is_parallel`], or [`Solver::new_joinable`]).
-    pub fn helper(&self) -> Option<Helper> {
+    pub(crate) fn helper(&self) -> Option<Helper> {
         match &self.engine {
             Engine::Team(t) => Some(t.helper()),
             _ => None,

@@ -164,9 +164,10 @@ where
 }
 
 /// A thread's way into a solver's searches, from any thread: see
-/// [`Solver::helper`](crate::Solver::helper).
+/// [`Solver::helper`](crate::Solver::helper) (the pool's idle workers join
+/// searches with it).
 #[derive(Clone)]
-pub struct Helper {
+pub(crate) struct Helper {
     team: Arc<dyn Join>,
 }
 
@@ -195,7 +196,7 @@ impl Helper {
     /// `delay` (waiting for that, unless it ends first), and searches with it on the
     /// calling thread until it ends; the solver's answer then counts this thread's
     /// nodes too. Returns at once, false, if the solver is not searching.
-    pub fn help(&self, delay: Duration) -> bool {
+    pub(crate) fn help(&self, delay: Duration) -> bool {
         self.team.help(delay, false)
     }
 }
@@ -295,7 +296,7 @@ where
     }
 
     /// A handle through which another thread can join this search's roots.
-    pub fn helper(&self) -> Helper {
+    pub(crate) fn helper(&self) -> Helper {
         Helper {
             team: self.team.clone(),
         }
