@@ -42,17 +42,29 @@ WIDTHS = range(4, 12)
 
 
 def read(path):
-    """The last strong result of each size: {(w, h): (score|None, nodes|None, secs)}."""
+    """The last strong result of each size: {(w, h): (score|None, nodes|None,
+    secs, workers|None)}. A `distributed` line (a 7th field: its workers) is a
+    `python -m c4solver.distributed solve` run: shown in the table where no
+    single search solved the size, never used to project (its nodes are summed
+    over tasks with tables of their own, its seconds a cluster's)."""
     results = {}
     for line in open(path):
         if line.startswith("#") or line.startswith("size") or not line.strip():
             continue
-        size, mode, score, nodes, secs, _mb = line.rstrip("\n").split("\t")[:6]
-        if mode != "strong":
+        fields = line.rstrip("\n").split("\t")
+        size, mode, score, nodes, secs, _mb = fields[:6]
+        if mode not in ("strong", "distributed"):
             continue
         w, h = (int(x) for x in size.split("x"))
+        if mode == "distributed":
+            old = results.get((w, h))
+            if score != "?" and (old is None or old[0] is None):
+                results[(w, h)] = (int(score), int(nodes), float(secs), int(fields[6]))
+            continue
         solved = score != "?"
         old = results.get((w, h))
+        if old is not None and old[3] is not None and not solved:
+            continue
         # A solved result beats a stopped one; a longer limit beats a shorter one.
         if old is None or solved or (old[0] is None and float(secs) > old[2]):
             if old is not None and old[0] is not None and not solved:
@@ -61,6 +73,7 @@ def read(path):
                 int(score) if solved else None,
                 int(nodes) if solved else None,
                 float(secs),
+                None,
             )
     return results
 
@@ -106,9 +119,10 @@ def table(results):
             elif r[0] is None:
                 cells.append(f"{tromp} (> {time_text(r[2])})")
             else:
-                score, nodes, secs = r
+                score, nodes, secs, workers = r
                 mark = "" if sign(score) == tromp else f" **≠ Tromp's {tromp}**"
-                cells.append(f"**{score_text(score)}** {sign(score)}{mark}<br>{nodes_text(nodes)}<br>{time_text(secs)}")
+                on = "" if workers is None else f" on {workers} workers"
+                cells.append(f"**{score_text(score)}** {sign(score)}{mark}<br>{nodes_text(nodes)}<br>{time_text(secs)}{on}")
         out.append(f"| {h} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
@@ -139,7 +153,7 @@ def neighbours(results, w, h):
     more); each only where both are solved."""
     def nodes(size):
         r = results.get(size)
-        return r[1] if r is not None and r[0] is not None else None
+        return r[1] if r is not None and r[0] is not None and r[3] is None else None
 
     out = {}
     for name, a, b in (
@@ -156,7 +170,7 @@ def projection(results):
     big = [
         (w * h, w, r[1], r[2])
         for (w, h), r in results.items()
-        if r[0] is not None and w * h >= 30
+        if r[0] is not None and r[3] is None and w * h >= 30
     ]
     if len(big) < 4:
         return "Not enough solved sizes of 30 cells or more to project from."

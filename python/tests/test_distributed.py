@@ -445,6 +445,9 @@ def interrupt(args, ready, what, term=False):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # As in a terminal, Ctrl-C's default action: a test run started in the
+        # background (`cmd &` in a script) would pass SIGINT down ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         wait_for(lambda: ready() or driver.poll() is not None, what)
