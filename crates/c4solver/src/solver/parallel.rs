@@ -224,7 +224,7 @@ where
 {
     /// A search over `handle`'s table with `helpers` threads of its own, which
     /// join each search after `delay` (`JOIN_AFTER` is the solver's choice).
-    /// Other threads can join through [`TeamSearch::helper`].
+    /// Other threads of the library (its batch pool) can join it too.
     ///
     /// # Errors
     /// [`TableError::Threads`] if the helper threads cannot all be started (those
