@@ -468,16 +468,10 @@ mod tests {
         assert!(Book::merge(&[]).is_err());
     }
 
-    fn options(depth: usize, shard: &str) -> Options {
+    fn options(depth: usize, shard: Shard) -> Options {
         Options {
             depth,
-            shard: {
-                let (index, count) = shard.split_once('/').unwrap();
-                Shard {
-                    index: index.parse().unwrap(),
-                    count: count.parse().unwrap(),
-                }
-            },
+            shard,
             threads: 1,
             config: Config {
                 table_mb: 1,
@@ -496,8 +490,9 @@ mod tests {
             let stop = StopFlag::new();
             stop.stop();
             let out = dir.join("7x6");
-            let mut g = BookGeneration::open(Size::STANDARD, options(3, "1/1"), &out).unwrap();
-            let total = Generation::<7, 6>::open(options(3, "1/1"), &out)
+            let mut g =
+                BookGeneration::open(Size::STANDARD, options(3, Shard::WHOLE), &out).unwrap();
+            let total = Generation::<7, 6>::open(options(3, Shard::WHOLE), &out)
                 .unwrap()
                 .total();
             assert_eq!((g.size(), g.total(), g.done()), (Size::STANDARD, total, 0));
@@ -509,8 +504,9 @@ mod tests {
             return;
         };
         let mut shards = Vec::new();
-        for shard in ["1/2", "2/2"] {
-            let out = dir.join(shard.replace('/', "of"));
+        for index in [1, 2] {
+            let shard = Shard { index, count: 2 };
+            let out = dir.join(format!("{index}of2"));
             let mut g = BookGeneration::open(s, options(6, shard), &out).unwrap();
             assert!(!g.is_written());
             assert!(matches!(
@@ -531,7 +527,7 @@ mod tests {
         let checked = std::sync::Mutex::new(Vec::new());
         book.resolve(
             &sample,
-            options(6, "1/1").config,
+            options(6, Shard::WHOLE).config,
             1,
             &StopFlag::new(),
             &|c| {
