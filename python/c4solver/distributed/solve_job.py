@@ -20,8 +20,9 @@ once. One expected to hold needs one move: its first undecided move is asked,
 and its younger brothers only once the first has failed to cut, and while a
 worker would idle otherwise (young brothers wait). After every answer the
 driver evaluates the top tree again; a task whose answer can no longer matter
-(a move already proved the position, or the question changed) is cancelled. A task still running after `task_seconds` is
-abandoned and its leaf split one stone deeper.
+(a move already proved the position, or the question changed) is cancelled. A
+task still running after `task_seconds` is abandoned and its leaf split one
+stone deeper.
 
 The exact score comes from successive null windows, as MTD(f) does: each
 answer is a bound, the next question is asked at it; the weak score asks "at
