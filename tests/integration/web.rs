@@ -205,10 +205,10 @@ impl Drop for StaticSite {
 
 /// Plays `hard` by clicks in the page at `url`, then `quick` while `hard` is
 /// being analyzed (tests/web/drive.mjs's `stale`), and checks the answer shown
-/// against the command line's. The page must not have waited for the stale
-/// search: the new answer came in the time of its own search, plus less than
-/// half of what the stale search had left (both timed by the same client
-/// after, from an empty table).
+/// against the command line's. That the page did not wait for the stale search
+/// is checked by each caller from what the page and the server did, not from
+/// durations, which a busy run stretches (issue 68): the timings are printed
+/// for the log only.
 fn check_stale_analysis(url: &str, hard: &str, quick: &str) -> Value {
     let seen = drive("stale", url, &[hard, quick]);
     // The aborted request shows no error, and nothing is left pending.
@@ -225,20 +225,14 @@ fn check_stale_analysis(url: &str, hard: &str, quick: &str) -> Value {
         ms("staleMs"),
         ms("newMs")
     );
-    // Had the page waited, the new answer would have taken what the stale search
-    // had left plus its own search: allow its own and half of that rest.
-    let rest = ms("staleMs") - ms("headStartMs");
-    assert!(
-        rest > 0.0 && ms("answeredMs") < ms("newMs") + rest / 2.0,
-        "the new answer waited for the stale search: {seen}"
-    );
     seen
 }
 
 /// The page of `c4solver serve` aborts the request of a position it left: the
-/// server logs it as cancelled (499) and, on its one solver thread, answers the
-/// new position without finishing the stale search. With no book, 4444441 takes
-/// seconds to analyze, and 44444415 a tenth of that.
+/// server logs it as cancelled (499) before it answers the new position on its
+/// one solver thread. (That a search whose every request went away stops is
+/// checked by src/cli/serve/flight.rs's and pool.rs's tests.) With no book,
+/// 4444441 takes seconds to analyze, and 44444415 a tenth of that.
 #[test]
 #[ignore = "needs Chromium, node and playwright-core: cargo test --test integration -- --ignored web::"]
 fn the_page_aborts_a_stale_analysis_on_serve() {
@@ -307,6 +301,9 @@ fn the_static_page_drops_a_stale_search() {
     let site = StaticSite::start(&bookless);
     let seen = check_stale_analysis(&site.url, "44444411", "2");
     assert_eq!(seen["bookDepthAfter"], 8, "{seen}");
+    // The stale search's worker was ended, not waited for: one new worker
+    // answered the new position.
+    assert_eq!(seen["workersStarted"], 1, "{seen}");
 }
 
 /// A worker ended during a search is followed by one that starts with the

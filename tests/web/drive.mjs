@@ -184,12 +184,15 @@ async function offline(browser) {
 // A move played while a hard position is being analyzed: the page aborts that
 // analysis, and the answer for the new position is shown in the time of its own
 // search. Plays `moves` by clicks (each aborting the analysis of the one before),
-// clicks `col` while `moves` is being searched, then times a whole analysis of
-// `moves` by the same solver client, to compare.
+// clicks `col` while `moves` is being searched, counts the Web Workers started
+// between that click and the answer (the static build ends the stale search's
+// worker and starts another), then times a whole analysis of `moves` by the same
+// solver client, for the log.
 async function stale(browser, moves, col) {
   const page = await browser.newPage();
-  const seen = { consoleErrors: [], bookFetches: [] };
+  const seen = { consoleErrors: [], bookFetches: [], workers: 0 };
   page.on("pageerror", (e) => seen.consoleErrors.push(String(e)));
+  page.on("worker", () => (seen.workers += 1));
   page.on("response", (r) => {
     if (new URL(r.url()).pathname === "/book.c4book") seen.bookFetches.push(r.status());
   });
@@ -215,10 +218,12 @@ async function stale(browser, moves, col) {
   await page.waitForSelector("#spinner:not([hidden])");
   await page.waitForTimeout(250);
   const clicked = Date.now();
+  const workersBefore = seen.workers;
   await page.click(`svg.board .column[data-col="${Number(col) - 1}"]`);
   await pos(moves + col);
   seen.scores = await scoresShown(page);
   seen.answeredMs = Date.now() - clicked;
+  seen.workersStarted = seen.workers - workersBefore;
   // How long the stale search had run when the move was played.
   seen.headStartMs = clicked - asked;
   seen.spinnerHidden = await page.$eval("#spinner", (s) => s.hidden);
