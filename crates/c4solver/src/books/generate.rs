@@ -820,7 +820,8 @@ mod tests {
                 assert!(e.to_string().starts_with(cannot), "{e}");
                 assert!(
                     e.to_string()
-                        .ends_with(" of 1024: not enough memory for another thread")
+                        .ends_with(" of 1024: not enough memory for another thread"),
+                    "{e}"
                 );
                 assert!(stop.is_stopped());
             }
