@@ -445,12 +445,20 @@ class Driver:
         """Records a finished task and learns its answer."""
         q, moves, submitted = self.futures.pop(fut)
         del self.search.pending[q]
-        try:
-            answer = fut.result()
-        except Exception as e:  # a task's error stops the job, with what it said
-            raise TaskError(
-                f"the task on {moves!r} (score >= {q[1]}?) failed: {type(e).__name__}: {e}"
-            ) from e
+        while True:
+            # A task whose worker died is run again: its result is waited for in
+            # steps, so that Ctrl-C (which may have ended every worker) still stops.
+            if self.interrupted:
+                raise self.stop()
+            try:
+                answer = fut.result(timeout=WAKE_EVERY)
+                break
+            except Exception as e:  # a task's error stops the job, with what it said
+                if isinstance(e, TimeoutError) and fut.status not in ("error", "cancelled"):
+                    continue
+                raise TaskError(
+                    f"the task on {moves!r} (score >= {q[1]}?) failed: {type(e).__name__}: {e}"
+                ) from e
         fut.release()
         k, beta = q
         record = {
