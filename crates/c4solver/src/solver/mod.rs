@@ -14,6 +14,7 @@ pub(crate) mod potential;
 pub(crate) mod reference;
 #[cfg(feature = "research")]
 pub(crate) mod research;
+pub(crate) mod root;
 pub(crate) mod stop;
 pub(crate) mod tuned;
 

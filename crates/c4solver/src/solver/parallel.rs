@@ -13,10 +13,13 @@
 //!   being searched ([`Busy`]): in the first plies below the root, each thread
 //!   marks the nodes it is in and searches last the children another thread is
 //!   in, so the threads spread over different subtrees, and each finds in the
-//!   table what the others finished. On this machine two threads explore 1.17x
-//!   the one thread's nodes on the empty board and 1.25x on Begin-Hard
-//!   positions (`docs/threads.md`, with the designs that lost: a skewed move
-//!   order per helper, skewed windows, a split of the root's moves).
+//!   table what the others finished. At the root, the threads share the bounds
+//!   of the score they prove ([`RootBounds`]): one helper asks the window after
+//!   0 while the others ask at 0, and a window another thread's answer settled
+//!   is given up. On the AMD EPYC host two threads explore 1.02-1.07x the one
+//!   thread's nodes on the empty board (`docs/threads.md`, with the designs
+//!   that lost: a skewed move order per helper, skewed windows, a split of the
+//!   root's moves).
 //! * **Exact.** Every thread runs the whole exact search; whichever finishes
 //!   first gives the answer and stops the others. Every entry any thread reads is
 //!   a true bound, so every thread's answer is the exact one.
@@ -37,6 +40,7 @@ use web_time::Instant;
 
 use crate::position::Board;
 use crate::solver::busy::Busy;
+use crate::solver::root::RootBounds;
 use crate::solver::stop::StopFlag;
 use crate::solver::tuned::Tuned;
 use crate::table::{Share, TableError};
@@ -77,6 +81,8 @@ struct Team<const W: usize, const H: usize, B: Bits, T> {
     handle: T,
     /// The marks of the nodes the threads are searching.
     busy: Arc<Busy>,
+    /// The bounds of the root's score the threads have proved.
+    root: Arc<RootBounds>,
     /// Searches of helpers that left, kept for the next join: a helper reuses one
     /// instead of allocating a near table (2 MB) per join.
     spares: Mutex<Vec<Tuned<W, H, B, T>>>,
@@ -98,6 +104,7 @@ where
     fn searcher(&self) -> Result<Tuned<W, H, B, T>, TableError> {
         let mut t = Tuned::<W, H, B, T>::new(self.handle.share())?;
         t.set_busy(self.busy.clone());
+        t.set_root(self.root.clone(), true);
         Ok(t)
     }
 
@@ -235,6 +242,7 @@ where
         let team = Arc::new(Team {
             handle: handle.share(),
             busy: Arc::new(Busy::new()?),
+            root: Arc::new(RootBounds::new()),
             spares: Mutex::new(Vec::new()),
             state: Mutex::new(State {
                 job: None,
@@ -247,6 +255,7 @@ where
         });
         let mut own = Tuned::new(handle)?;
         own.set_busy(team.busy.clone());
+        own.set_root(team.root.clone(), false);
         let mut search = TeamSearch {
             team,
             own,
@@ -340,6 +349,8 @@ where
         self.own.set_stop_flag(flag.clone());
         {
             let mut st = self.team.lock();
+            // No helper is on the last root any more (`search` waited for them).
+            self.team.root.reset();
             st.job = Some(Job {
                 pos: *pos,
                 alpha,

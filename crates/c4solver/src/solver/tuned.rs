@@ -3,7 +3,9 @@
 //! of docs/tuned-solver.md; the research log behind them is docs/research/log.md.
 //!
 //! * [`Tuned::search`] finds the score by null windows `[med, med + 1]` that lean
-//!   toward 0 and then walk outward from it (docs/tuned-solver.md#null-windows).
+//!   toward 0 and then walk outward from it (docs/tuned-solver.md#null-windows);
+//!   the threads of one root share the bounds they prove, and a helper asks
+//!   ahead of the others ([`RootBounds`], docs/threads.md).
 //! * `Tuned::negamax` searches one window, in parts that each settle the node or
 //!   narrow it for the next, cheapest first:
 //!   1. the safe moves ([`non_losing_moves`]; none loses, two cells left draw;
@@ -38,7 +40,8 @@ use crate::moves::{MoveSorter, center_first};
 use crate::position::Board;
 use crate::solver::busy::Busy;
 use crate::solver::potential::Potential;
-use crate::solver::stop::StopFlag;
+use crate::solver::root::RootBounds;
+use crate::solver::stop::{POLL_INTERVAL, StopFlag};
 use crate::table::{
     Bound, CompactTable, Hit, SharedTable, Table, TableError, TableStats, Wide, work_depth,
 };
@@ -89,6 +92,15 @@ pub struct Tuned<
     /// The marks of the nodes the threads of this root are searching (`None`: a
     /// search no other thread can join, no marks; see [`Tuned::set_busy`]).
     busy: Option<Arc<Busy>>,
+    /// The bounds of the root's score that the threads of this root proved
+    /// (`None`: a search alone; see [`Tuned::set_root`]).
+    root: Option<Arc<RootBounds>>,
+    /// Whether this thread may ask ahead of the others (a helper).
+    may_go_ahead: bool,
+    /// The null window being searched at the root, `[med, med + 1]`.
+    med: i32,
+    /// The window was given up, answered by another thread: the search goes on.
+    given_up: bool,
     /// Stones on the board at the root of the current search.
     root_stones: i32,
     /// The table of the nodes near the end.
@@ -429,6 +441,10 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
             overwrites0: 0,
             profile: Box::default(),
             busy: None,
+            root: None,
+            may_go_ahead: false,
+            med: 0,
+            given_up: false,
             root_stones: 0,
             near: NearTable::for_board::<W, H>(near_table_mb::<W, H>())?,
             refutation: (-1, B::ZERO),
@@ -447,6 +463,31 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
     /// marks: it explores exactly the nodes of a search without, at its speed.
     pub fn set_busy(&mut self, busy: Arc<Busy>) {
         self.busy = Some(busy);
+    }
+
+    /// Makes this search share the bounds of the root's score with the other
+    /// threads of its root: each window starts from every thread's bounds, and a
+    /// window another thread's answer settled is given up (polled with the stop
+    /// flag). A helper (`helper`) may ask the window after 0 while the others ask
+    /// at 0 (`crate::solver::root`). Alone, the search asks the windows of a search
+    /// without.
+    pub(crate) fn set_root(&mut self, root: Arc<RootBounds>, helper: bool) {
+        self.root = Some(root);
+        self.may_go_ahead = helper;
+    }
+
+    /// Whether the search must unwind now: every `POLL_INTERVAL` nodes, the stop
+    /// flag, then whether another thread settled the root's window.
+    #[inline(always)]
+    fn poll(&mut self) -> bool {
+        if self.nodes & (POLL_INTERVAL - 1) != 0 {
+            return false;
+        }
+        if self.stop.is_stopped() {
+            return true;
+        }
+        self.given_up = self.root.as_ref().is_some_and(|r| r.settles(self.med));
+        self.given_up
     }
 
     /// Makes the search poll `flag` (every `crate::solver::stop::POLL_INTERVAL`
@@ -751,7 +792,16 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
         let (mut after_zero, mut next_to_zero) = (false, false);
         // Whether a window asked at 0 (then the score is likely near 0).
         let mut asked_zero = false;
-        while min < max {
+        // Whether this helper asks ahead on this root (once, at its first window at 0).
+        let mut ahead = self.may_go_ahead;
+        loop {
+            if let Some(r) = &self.root {
+                let (a, b) = r.get();
+                (min, max) = (min.max(a), max.min(b));
+            }
+            if min >= max {
+                break;
+            }
             let mut med = min + (max - min) / 2;
             if after_zero && (min == 1 || max == 0) {
                 // The window at 0 said the score is 1 or more (0 or less), and no
@@ -779,11 +829,26 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
+            if ahead && med == 0 && max > 1 {
+                ahead = false;
+                if self.root.as_ref().is_some_and(|r| r.go_ahead()) {
+                    // Another thread asks at 0: ask the window it asks next if
+                    // the score is above 0, and leave 0 to it.
+                    med = 1;
+                    asked_zero = true;
+                }
+            }
             let before = self.nodes;
             after_zero = med == 0 && !next_to_zero;
             asked_zero |= med == 0;
+            self.med = med;
             let r = self.negamax(pos, med, med + 1, their_wins, Known::default());
             if self.stopped {
+                if std::mem::take(&mut self.given_up) {
+                    // Answered by another thread: on with what all of them proved.
+                    self.stopped = false;
+                    continue;
+                }
                 break;
             }
             windows += 1;
@@ -802,6 +867,9 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
                 max = r;
             } else {
                 min = r;
+            }
+            if let Some(root) = &self.root {
+                root.narrow(min, max);
             }
         }
         // A fail-high (fail-low) answer may overshoot the window: clamp it.
@@ -837,7 +905,7 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
         debug_assert_eq!(their_wins, pos.opponent_winning_position());
         let nodes0 = self.nodes;
         self.nodes += 1;
-        if self.stop.poll(self.nodes) {
+        if self.poll() {
             // Unwind: every parent checks `stopped` before using a child's score.
             self.stopped = true;
             return 0;
@@ -1455,6 +1523,52 @@ mod tests {
             used |= with.near.hashfull() > 0;
         }
         assert!(used, "the near table was never used");
+    }
+
+    #[test]
+    fn shared_root_bounds_change_no_score() {
+        // A helper that asks ahead (at 1 before 0), and a search that starts from
+        // bounds other threads proved, give the scores of a search alone: above,
+        // below and at 0, strong and weak.
+        let root = Arc::new(RootBounds::new());
+        let table = || CompactTable::for_board::<7, 6>(64).unwrap();
+        let mut alone = Tuned::<7, 6>::new(table()).unwrap();
+        let mut helper = Tuned::<7, 6>::new(table()).unwrap();
+        helper.set_root(root.clone(), true);
+        let mut went_ahead = 0;
+        for moves in [
+            "44455554221",
+            "4455",
+            "274552224131661",
+            "32164625",
+            "3535657324111",
+            "32751571231557",
+            "335662333565",
+        ] {
+            let p = Position::parse(moves).unwrap();
+            alone.clear();
+            let score = alone.search(&p, -21, 21).0;
+            for (alpha, beta, want) in [(-21, 21, score), (-1, 1, score.signum())] {
+                helper.clear();
+                root.reset();
+                assert_eq!(helper.search(&p, alpha, beta).0, want, "{moves}");
+                went_ahead += usize::from(!root.go_ahead());
+            }
+            // Bounds proved by others: nothing left to ask, or one window.
+            helper.clear();
+            root.reset();
+            root.narrow(score, score);
+            assert_eq!(helper.search(&p, -21, 21), (score, 0), "{moves}");
+            helper.clear();
+            root.reset();
+            root.narrow(score - 1, score);
+            let (found, nodes) = helper.search(&p, -21, 21);
+            assert_eq!(found, score, "{moves}");
+            if nodes > 0 {
+                assert_eq!(root.get(), (score, score), "{moves}: the answer shared");
+            }
+        }
+        assert!(went_ahead > 0, "the helper never asked ahead");
     }
 
     #[test]
