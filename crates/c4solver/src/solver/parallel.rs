@@ -3,7 +3,7 @@
 //!
 //! * **Who searches.** The calling thread (the *owner*) publishes the root and
 //!   searches it with [`Tuned::search`] over its handle on the shared table; every
-//!   *helper* runs the very same search of the same root over its own handle on
+//!   *helper* runs the same search of the same root over its own handle on
 //!   the same table ([`Share::share`]). They are the solver's own threads
 //!   ([`TeamSearch::new`] with `helpers > 0`) or any other thread lent through a
 //!   [`Helper`] (the command line lends its idle workers at the end of a stream).
