@@ -75,7 +75,14 @@ impl StopFlag {
     /// the flag only every `POLL_INTERVAL` nodes.
     #[inline]
     pub fn poll(&self, nodes: u64) -> bool {
-        nodes & (POLL_INTERVAL - 1) == 0 && self.is_stopped()
+        Self::due(nodes) && self.is_stopped()
+    }
+
+    /// Whether a search that has explored `nodes` nodes looks at its flags now
+    /// (every `POLL_INTERVAL` nodes).
+    #[inline(always)]
+    pub(crate) fn due(nodes: u64) -> bool {
+        nodes & (POLL_INTERVAL - 1) == 0
     }
 }
 

@@ -41,7 +41,7 @@ use crate::position::Board;
 use crate::solver::busy::Busy;
 use crate::solver::potential::Potential;
 use crate::solver::root::RootBounds;
-use crate::solver::stop::{POLL_INTERVAL, StopFlag};
+use crate::solver::stop::StopFlag;
 use crate::table::{
     Bound, CompactTable, Hit, SharedTable, Table, TableError, TableStats, Wide, work_depth,
 };
@@ -476,11 +476,11 @@ impl<const W: usize, const H: usize, B: Bits, T: Table, const PROFILE: bool>
         self.may_go_ahead = helper;
     }
 
-    /// Whether the search must unwind now: every `POLL_INTERVAL` nodes, the stop
-    /// flag, then whether another thread settled the root's window.
+    /// Whether the search must unwind now: when [`StopFlag::due`], the stop flag,
+    /// then whether another thread settled the root's window.
     #[inline(always)]
     fn poll(&mut self) -> bool {
-        if self.nodes & (POLL_INTERVAL - 1) != 0 {
+        if !StopFlag::due(self.nodes) {
             return false;
         }
         if self.stop.is_stopped() {
