@@ -5,7 +5,7 @@
 //! the stages and difficulties as the same thirds of its cells
 //! ([`Stage::stones_on`], [`Difficulty::of_on`]).
 
-use c4solver::bench::{Difficulty, Stage, draws, moves_left_on};
+use c4solver::bench::{Difficulty, Stage, draws};
 use c4solver::sized::Bits;
 use c4solver::{Mode, Position, Size, SizeError, SolveError, Solver, with_size};
 
@@ -74,7 +74,7 @@ fn in_bucket(
     difficulty: Difficulty,
 ) -> Result<bool, SolveError> {
     let (cells, n) = (pos.size().cells(), pos.moves_played());
-    let wanted = |s: i32| Difficulty::of_on(cells, moves_left_on(cells, n, s)) == difficulty;
+    let wanted = |s: i32| Difficulty::of_score_on(cells, n, s) == difficulty;
     // The score lies in [lo, hi] (at best a win, at worst a loss, with the next
     // stone); narrow it until the bucket is decided.
     let (mut lo, mut hi) = pos.score_range();
@@ -117,7 +117,7 @@ pub fn label(
     let score = solver.solve(pos, Mode::Strong)?.score;
     let cells = pos.size().cells();
     debug_assert_eq!(
-        Difficulty::of_on(cells, moves_left_on(cells, pos.moves_played(), score)),
+        Difficulty::of_score_on(cells, pos.moves_played(), score),
         difficulty
     );
     Ok(Some(score))
@@ -210,8 +210,7 @@ mod tests {
         for ((m1, p1), (m2, p2)) in erased.iter().zip(&drawn) {
             assert_eq!((m1, *p1), (m2, Position::from(*p2)));
             let score = solver.solve(p1, Mode::Strong).unwrap().score;
-            let left = moves_left_on(42, p1.moves_played(), score);
-            let kept = Difficulty::of(left) == request.difficulty;
+            let kept = Difficulty::of_score_on(42, p1.moves_played(), score) == request.difficulty;
             assert_eq!(
                 label(&mut solver, p1, request.difficulty),
                 Ok(kept.then_some(score)),

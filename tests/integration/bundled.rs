@@ -5,7 +5,7 @@ use crate::common::{self, Solver7x6};
 
 use std::collections::HashSet;
 
-use c4solver::bench::{Difficulty, Stage, moves_left_on};
+use c4solver::bench::{Difficulty, Stage};
 use c4solver::{Config, Mode, SolverKind};
 
 /// Positions in `begin-medium`.
@@ -29,7 +29,7 @@ fn check(
         let n = e.position.moves_played();
         assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
         assert_eq!(
-            Difficulty::of(moves_left_on(42, n, e.score)),
+            Difficulty::of_score_on(42, n, e.score),
             difficulty,
             "{name} {}",
             e.moves

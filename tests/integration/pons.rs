@@ -5,7 +5,7 @@
 
 use crate::common::{self, Solver7x6};
 
-use c4solver::bench::{Difficulty, Stage, moves_left_on};
+use c4solver::bench::{Difficulty, Stage};
 use c4solver::{Config, Mode};
 
 /// The command line's rounding to 4 significant digits, as its tables show the
@@ -104,7 +104,7 @@ mod pons_sets {
                 let n = e.position.moves_played();
                 assert_eq!(Stage::of(n), stage, "{name} {}", e.moves);
                 assert_eq!(
-                    Difficulty::of(moves_left_on(42, n, e.score)),
+                    Difficulty::of_score_on(42, n, e.score),
                     difficulty,
                     "{name} {} {}",
                     e.moves,

@@ -16,7 +16,7 @@
 use c4solver::{Config, Mode, sized::Board, sized::Solver};
 // The command line on other sizes needs them all built in.
 #[cfg(feature = "all-sizes")]
-use c4solver::bench::{Difficulty, Stage, moves_left_on};
+use c4solver::bench::{Difficulty, Stage};
 #[cfg(feature = "all-sizes")]
 use c4solver::{Size, sized::Bits, with_size};
 use rand::{RngExt, SeedableRng};
@@ -600,7 +600,7 @@ fn generate_on_other_sizes_labels_like_the_oracle() {
             let stones = moves.len();
             assert_eq!(Stage::of_on(20, stones).name(), stage, "{line}");
             assert_eq!(
-                Difficulty::of_on(20, moves_left_on(20, stones, score)).name(),
+                Difficulty::of_score_on(20, stones, score).name(),
                 difficulty,
                 "{line}"
             );

@@ -186,7 +186,7 @@ pub mod lines {
 /// them through configurations and labelling new ones are the command line's.
 pub mod bench {
     pub use crate::generate::draws;
-    pub use crate::testset::{Difficulty, Entry, Stage, TestSet, TestSetError, moves_left_on};
+    pub use crate::testset::{Difficulty, Entry, Stage, TestSet, TestSetError};
 }
 
 /// Work on several threads: the pool of workers the command line's batches, the

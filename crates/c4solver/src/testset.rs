@@ -116,6 +116,18 @@ impl Difficulty {
         }
     }
 
+    /// The difficulty of a position with `stones` stones and strong score `score`
+    /// on a board of `cells` cells: by the moves left until the game ends under
+    /// perfect play (a win or a loss with its last stone, a draw when the board
+    /// is full), as Pons' test sets are labelled.
+    ///
+    /// Precondition: the position can have `score`
+    /// ([`Board::score_range`](crate::sized::Board::score_range)), as every parsed
+    /// test-set line does (`debug_assert!`ed).
+    pub fn of_score_on(cells: usize, stones: usize, score: i32) -> Difficulty {
+        Difficulty::of_on(cells, moves_left_on(cells, stones, score))
+    }
+
     /// Lowercase name (`easy`, `medium`, `hard`).
     pub fn name(self) -> &'static str {
         match self {
@@ -148,7 +160,8 @@ impl fmt::Display for Difficulty {
 
 /// Moves left until the game ends under perfect play, for a position with
 /// `stones` stones and strong score `score` on a board of `cells` cells (42 on
-/// 7x6, where a win with score `s` comes with the winner's `22 - s`-th stone).
+/// 7x6, where a win with score `s` comes with the winner's `22 - s`-th stone):
+/// what [`Difficulty::of_score_on`] buckets.
 ///
 /// A win with score `s > 0` comes with the move played onto `n` stones where
 /// `(cells + 1 - n) / 2 = s` (rounded down) and `n` has the parity of `stones`
@@ -159,7 +172,7 @@ impl fmt::Display for Difficulty {
 /// Precondition: the position can have `score`
 /// ([`Board::score_range`](crate::sized::Board::score_range)), as every parsed
 /// test-set line does (`debug_assert!`ed).
-pub fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
+pub(crate) fn moves_left_on(cells: usize, stones: usize, score: i32) -> usize {
     if score == 0 {
         return cells - stones;
     }
@@ -359,6 +372,12 @@ mod tests {
         assert_eq!(Difficulty::of(14), Difficulty::Easy);
         assert_eq!(Difficulty::of(28), Difficulty::Medium);
         assert_eq!(Difficulty::of(29), Difficulty::Hard);
+        // by the score: a win on the next stone, a loss after two, a draw at the end
+        assert_eq!(Difficulty::of_score_on(42, 4, 18), Difficulty::Easy);
+        assert_eq!(Difficulty::of_score_on(42, 11, -15), Difficulty::Easy);
+        assert_eq!(Difficulty::of_score_on(42, 14, 0), Difficulty::Medium);
+        assert_eq!(Difficulty::of_score_on(42, 13, 1), Difficulty::Hard);
+        assert_eq!(Difficulty::of_score_on(20, 14, 0), Difficulty::Easy);
     }
 
     #[test]
