@@ -771,6 +771,17 @@ mod tests {
         }
     }
 
+    /// Whether a child process ended as the standard library ends one whose own
+    /// allocation failed: SIGABRT after "memory allocation of N bytes failed", or
+    /// after a new thread's signal stack could not be mapped.
+    #[cfg(target_os = "linux")]
+    fn std_allocation_abort(status: &std::process::ExitStatus, stderr: &str) -> bool {
+        use std::os::unix::process::ExitStatusExt;
+        status.signal() == Some(libc::SIGABRT)
+            && ((stderr.contains("memory allocation of ") && stderr.contains(" bytes failed"))
+                || stderr.contains("failed to allocate an alternative stack"))
+    }
+
     /// Under a limit on the address space (set in a child process: it holds for
     /// the whole process), 1,024 workers cannot all start: generation and
     /// verification end with an error that says so, and nothing panics.
@@ -780,18 +791,29 @@ mod tests {
         const CHILD: &str = "C4SOLVER_TEST_NO_ROOM";
         let name = "books::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
         if std::env::var_os(CHILD).is_none() {
-            let out = std::process::Command::new(std::env::current_exe().unwrap())
-                .args([name, "--exact", "--nocapture", "--test-threads=1"])
-                .env(CHILD, "1")
-                .output()
-                .unwrap();
-            let (stdout, stderr) = (
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr),
-            );
-            assert!(out.status.success(), "{stdout}{stderr}");
-            assert!(stdout.contains("both refused\n"), "{stdout}{stderr}");
-            return;
+            // The standard library's own small allocations (a thread's start, a
+            // message) abort the process when the workers took the last of the
+            // room, up to 1 run in 100 on a loaded machine (docs/robustness.md):
+            // such a child, and only such a child, is run again, at most twice.
+            for attempt in 1..=3 {
+                let out = std::process::Command::new(std::env::current_exe().unwrap())
+                    .args([name, "--exact", "--nocapture", "--test-threads=1"])
+                    .env(CHILD, "1")
+                    .output()
+                    .unwrap();
+                let (stdout, stderr) = (
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr),
+                );
+                if std_allocation_abort(&out.status, &stderr) && attempt < 3 {
+                    eprintln!("attempt {attempt} aborted in the standard library: {stderr}");
+                    continue;
+                }
+                assert!(out.status.success(), "{stdout}{stderr}");
+                assert!(stdout.contains("both refused\n"), "{stdout}{stderr}");
+                return;
+            }
+            unreachable!("the third attempt returns or fails");
         }
         let dir = std::env::temp_dir().join(format!("c4solver-no-room-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
