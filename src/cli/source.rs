@@ -65,6 +65,11 @@ impl Line {
             None => format!("line {}", self.number),
         }
     }
+
+    /// The file's name, for `--json` lines (`None` for stdin).
+    pub fn file_name(&self) -> Option<String> {
+        self.file.as_ref().map(|f| f.display().to_string())
+    }
 }
 
 /// The receiving end: messages in input order.
