@@ -11,7 +11,7 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -27,9 +27,6 @@ use super::progress;
 use super::signals::Signals;
 use super::source::{self, Message};
 use c4solver::lines::{excerpt, quoted};
-
-/// How often the game waits on its input before it looks at the stop flag again.
-const POLL: Duration = Duration::from_millis(50);
 
 /// How far below the best move's score a level may play (0: always a best move).
 pub fn margin(level: LevelArg) -> i32 {
@@ -330,7 +327,7 @@ fn play(
             if signals.stop_flag().is_stopped() {
                 return Ok(outcome);
             }
-            match input.recv_timeout(POLL) {
+            match input.recv_timeout(source::POLL) {
                 Ok(Message::Line(line)) => break line,
                 Ok(Message::Failed { message, .. }) => {
                     eprint!("{message}");
