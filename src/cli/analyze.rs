@@ -7,11 +7,10 @@ use serde::Serialize;
 
 use super::Exit;
 use super::args::{AnalyzeArgs, EngineArgs};
-use super::engine;
-use super::output::{self, Item};
+use super::output::Item;
+use super::per_line;
 use super::signals::Signals;
-use super::source::{self, Line, Message};
-use c4solver::batch as pool;
+use super::source::Line;
 
 /// What the tutorial's program prints for a column that cannot be played.
 pub const UNPLAYABLE: i32 = -1000;
@@ -38,46 +37,16 @@ struct JsonLine<'a> {
 /// A solver that cannot be built, or stdout failing for another reason than being
 /// closed.
 pub fn run(args: &AnalyzeArgs, engine: &EngineArgs, signals: &Signals) -> anyhow::Result<Exit> {
-    let threads = engine::threads(engine);
-    // The run's own flag: set by a signal, or by the run itself (stdout closed).
-    let stop = signals.stop_flag().child();
-    let make = engine::workers(engine, "analyze", false, threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
-    source::hint(&args.files);
-    let input = source::spawn(&args.files, 4)?;
-    let (tx, writer) = output::stdout()?;
-    let mut outcome = Exit::Ok;
-    let ran = pool::run(
-        threads,
-        engine::noted(make),
-        input.jobs(&stop),
-        4 * threads + 64,
-        &stop,
-        |solver: &mut Solver, seq, msg| match msg {
-            Message::Failed { message, .. } => Some((
-                Item {
-                    seq,
-                    out: None,
-                    err: Some(message),
-                },
-                Exit::Failure,
-            )),
-            Message::Line(line) => {
-                let (mut item, o) = answer(&line, solver, mode, args)?;
-                item.seq = seq;
-                Some((item, o))
-            }
-        },
-        |_, (item, o)| {
-            outcome = outcome.worst(o);
-            tx.send(item)
-        },
-    );
-    drop(tx);
-    let written = writer.finish();
-    ran.map_err(engine::pool_error)?;
-    written?;
-    Ok(outcome)
+    per_line::run(
+        &args.files,
+        engine,
+        "analyze",
+        false,
+        signals,
+        |line, solver| answer(line, solver, mode, args).map(|(item, o)| (item, o, ())),
+        |()| {},
+    )
 }
 
 /// The output of one line (or its error and an empty line, to keep the output
@@ -89,49 +58,20 @@ pub fn answer(
     mode: Mode,
     args: &AnalyzeArgs,
 ) -> Option<(Item, Exit)> {
-    let file = line.file.as_ref().map(|f| f.display().to_string());
-    let mut item = Item {
-        seq: line.seq,
-        ..Item::default()
-    };
-    let q = match c4solver::Line::parse(solver.size(), &line.bytes, line.truncated) {
+    let q = match per_line::parse(line, solver.size(), args.json) {
         Ok(q) => q,
-        Err(e) => {
-            item.err = Some(format!("c4solver: {}: {e}\n", line.place()));
-            item.out = Some(if args.json {
-                let mut v = serde_json::json!({ "line": line.number, "error": e.to_string() });
-                if let Some(f) = file {
-                    v["file"] = f.into();
-                }
-                format!("{v}\n")
-            } else {
-                "\n".to_string()
-            });
-            return Some((item, Exit::BadInput));
-        }
+        Err(item) => return Some((item, Exit::BadInput)),
     };
     // Parsed lines hold playable positions: a stop is the one way to fail.
     let answer = solver.answer(q.moves, &q.position, mode, args.pv).ok()?;
-    let score = answer.score;
-    let mut outcome = Exit::Ok;
-    let want = q.expected.map(|e| mode.answer_for(e));
-    let ok = want.is_none_or(|w| w == score);
-    if !ok {
-        outcome = Exit::BadInput;
-        item.err = Some(format!(
-            "c4solver: {}: {} score {} differs from expected {}\n",
-            line.place(),
-            mode.name(),
-            score,
-            want.unwrap_or_default()
-        ));
-    }
+    let (mut item, outcome) = per_line::compare(line, mode, q.expected, answer.score);
     item.out = Some(if args.json {
+        let file = line.file_name();
         let json = JsonLine {
             line: line.number,
             answer: &answer,
             expected: q.expected,
-            ok,
+            ok: outcome == Exit::Ok,
             file: file.as_deref(),
         };
         format!(

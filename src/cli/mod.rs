@@ -12,6 +12,7 @@ mod generate;
 mod harness;
 mod markdown;
 mod output;
+mod per_line;
 mod play;
 mod progress;
 #[cfg(feature = "research")]

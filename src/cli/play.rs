@@ -10,8 +10,9 @@
 //! most of their subtrees), and Ctrl-C stops it at once, thinking or waiting.
 
 use std::io::{self, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -27,9 +28,6 @@ use super::progress;
 use super::signals::Signals;
 use super::source::{self, Message};
 use c4solver::lines::{excerpt, quoted};
-
-/// How often the game waits on its input before it looks at the stop flag again.
-const POLL: Duration = Duration::from_millis(50);
 
 /// How far below the best move's score a level may play (0: always a best move).
 pub fn margin(level: LevelArg) -> i32 {
@@ -288,58 +286,22 @@ fn play(
     signals: &Signals,
     mut choose: impl FnMut(&mut Solver, &Position) -> Result<usize, SolveError>,
 ) -> io::Result<Exit> {
-    let (you, it) = match (game.human_first, screen.colour) {
-        (true, true) => ("red", "yellow"),
-        (false, true) => ("yellow", "red"),
-        (true, false) => ("x", "o"),
-        (false, false) => ("o", "x"),
-    };
-    let order = if game.human_first { "first" } else { "second" };
-    screen.say(&format!(
-        "You are {you} and play {order}; the solver is {it}. \
-         Type a column (1-{}), h for every column's score, u to take back, q to quit.\n",
-        Position::column_symbol(game.pos.size().width - 1)
-    ))?;
-    screen.say(&draw(&game.pos, screen.colour))?;
+    greet(game, screen)?;
     let mut outcome = Exit::Ok;
     if game.pos.is_full() {
         screen.say("result: draw\n")?;
         return Ok(outcome);
     }
     loop {
-        if !game.humans_turn() {
-            let spinner = progress::spinner("thinking");
-            let chosen = choose(solver, &game.pos);
-            spinner.finish_and_clear();
-            let Ok(col) = chosen else {
-                // Stopped by a signal.
-                return Ok(outcome);
-            };
-            let over = game.play(col);
-            screen.say(&format!("solver plays {}\n", Position::column_symbol(col)))?;
-            screen.say(&draw(&game.pos, screen.colour))?;
-            if let Some(result) = over {
-                screen.say(&format!("{result}\n"))?;
-                return Ok(outcome);
-            }
+        if !game.humans_turn() && !solvers_turn(game, solver, screen, &mut choose)? {
+            return Ok(outcome);
         }
         if screen.interactive {
             screen.say("your move: ")?;
         }
-        let line = loop {
-            if signals.stop_flag().is_stopped() {
-                return Ok(outcome);
-            }
-            match input.recv_timeout(POLL) {
-                Ok(Message::Line(line)) => break line,
-                Ok(Message::Failed { message, .. }) => {
-                    eprint!("{message}");
-                    return Ok(outcome.worst(Exit::Failure));
-                }
-                Err(RecvTimeoutError::Timeout) => continue,
-                // The end of the input.
-                Err(RecvTimeoutError::Disconnected) => return Ok(outcome),
-            }
+        let line = match next_line(input, signals) {
+            ControlFlow::Continue(line) => line,
+            ControlFlow::Break(end) => return Ok(outcome.worst(end)),
         };
         let command = match parse_input(&line.bytes, &game.pos) {
             Ok(Some(c)) => c,
@@ -354,45 +316,116 @@ fn play(
                 continue;
             }
         };
-        match command {
-            Typed::Quit => return Ok(outcome),
+        let goes_on = match command {
+            Typed::Quit => false,
             Typed::Undo => {
                 if game.undo() {
                     screen.say(&draw(&game.pos, screen.colour))?;
                 } else {
                     screen.say("nothing to take back\n")?;
                 }
+                true
             }
-            Typed::Hint => {
-                let spinner = progress::spinner("analysing");
-                let analysis = solver.analyze(&game.pos, Mode::Strong);
-                spinner.finish_and_clear();
-                let Ok(analysis) = analysis else {
-                    return Ok(outcome);
-                };
-                let mut text = String::new();
-                for s in analysis.scores() {
-                    match s {
-                        Some(s) => text.push_str(&format!("{s:>4}")),
-                        None => text.push_str("   -"),
-                    }
-                }
-                let best = analysis.best_move().map_or('-', Position::column_symbol);
-                text.push_str(&format!(
-                    "  your score per column (> 0 wins, 0 draws, < 0 loses); best: {best}\n"
-                ));
-                screen.say(&text)?;
-            }
-            Typed::Column(col) => {
-                let over = game.play(col);
-                screen.say(&draw(&game.pos, screen.colour))?;
-                if let Some(result) = over {
-                    screen.say(&format!("{result}\n"))?;
-                    return Ok(outcome);
-                }
-            }
+            Typed::Hint => hint(game, solver, screen)?,
+            Typed::Column(col) => play_and_show(game, col, screen)?,
+        };
+        if !goes_on {
+            return Ok(outcome);
         }
     }
+}
+
+/// Says who plays what and how to play, and draws the starting board.
+fn greet(game: &Game, screen: &mut Screen) -> io::Result<()> {
+    let (you, it) = match (game.human_first, screen.colour) {
+        (true, true) => ("red", "yellow"),
+        (false, true) => ("yellow", "red"),
+        (true, false) => ("x", "o"),
+        (false, false) => ("o", "x"),
+    };
+    let order = if game.human_first { "first" } else { "second" };
+    screen.say(&format!(
+        "You are {you} and play {order}; the solver is {it}. \
+         Type a column (1-{}), h for every column's score, u to take back, q to quit.\n",
+        Position::column_symbol(game.pos.size().width - 1)
+    ))?;
+    screen.say(&draw(&game.pos, screen.colour))
+}
+
+/// The solver's move, chosen, played and shown; false when the game is over
+/// after it, or a signal stopped the search.
+fn solvers_turn(
+    game: &mut Game,
+    solver: &mut Solver,
+    screen: &mut Screen,
+    choose: &mut impl FnMut(&mut Solver, &Position) -> Result<usize, SolveError>,
+) -> io::Result<bool> {
+    let spinner = progress::spinner("thinking");
+    let chosen = choose(solver, &game.pos);
+    spinner.finish_and_clear();
+    let Ok(col) = chosen else {
+        // Stopped by a signal.
+        return Ok(false);
+    };
+    screen.say(&format!("solver plays {}\n", Position::column_symbol(col)))?;
+    play_and_show(game, col, screen)
+}
+
+/// Plays `col` and draws the board, with the result line if the game is over
+/// (then false).
+fn play_and_show(game: &mut Game, col: usize, screen: &mut Screen) -> io::Result<bool> {
+    let over = game.play(col);
+    screen.say(&draw(&game.pos, screen.colour))?;
+    if let Some(result) = over {
+        screen.say(&format!("{result}\n"))?;
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// The next line the human typed, waited for; `Break` with what it adds to the
+/// exit code when none comes: a signal or the end of the input (nothing), or
+/// input that cannot be read (a failure, its message printed).
+fn next_line(input: &mut source::Input, signals: &Signals) -> ControlFlow<Exit, source::Line> {
+    loop {
+        if signals.stop_flag().is_stopped() {
+            return ControlFlow::Break(Exit::Ok);
+        }
+        match input.recv_timeout(source::POLL) {
+            Ok(Message::Line(line)) => return ControlFlow::Continue(line),
+            Ok(Message::Failed { message, .. }) => {
+                eprint!("{message}");
+                return ControlFlow::Break(Exit::Failure);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            // The end of the input.
+            Err(RecvTimeoutError::Disconnected) => return ControlFlow::Break(Exit::Ok),
+        }
+    }
+}
+
+/// Shows every column's score for the human; false if a signal stopped the
+/// search.
+fn hint(game: &Game, solver: &mut Solver, screen: &mut Screen) -> io::Result<bool> {
+    let spinner = progress::spinner("analysing");
+    let analysis = solver.analyze(&game.pos, Mode::Strong);
+    spinner.finish_and_clear();
+    let Ok(analysis) = analysis else {
+        return Ok(false);
+    };
+    let mut text = String::new();
+    for s in analysis.scores() {
+        match s {
+            Some(s) => text.push_str(&format!("{s:>4}")),
+            None => text.push_str("   -"),
+        }
+    }
+    let best = analysis.best_move().map_or('-', Position::column_symbol);
+    text.push_str(&format!(
+        "  your score per column (> 0 wins, 0 draws, < 0 loses); best: {best}\n"
+    ));
+    screen.say(&text)?;
+    Ok(true)
 }
 
 #[cfg(test)]

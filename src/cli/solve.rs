@@ -8,11 +8,10 @@ use c4solver::{Mode, Solver};
 
 use super::Exit;
 use super::args::{EngineArgs, SolveArgs};
-use super::engine;
-use super::output::{self, Item};
+use super::output::Item;
+use super::per_line;
 use super::signals::Signals;
-use super::source::{self, Line, Message};
-use c4solver::batch as pool;
+use super::source::Line;
 
 /// Solves every line of `files` (or stdin), one line per worker, printing the
 /// answers in input order.
@@ -26,53 +25,21 @@ pub fn run(
     engine: &EngineArgs,
     signals: &Signals,
 ) -> anyhow::Result<Exit> {
-    let threads = engine::threads(engine);
-    // The run's own flag: set by a signal, or by the run itself (stdout closed).
-    let stop = signals.stop_flag().child();
-    let make = engine::workers(engine, "solve", args.stats(), threads, &stop)?;
     let mode = if args.weak { Mode::Weak } else { Mode::Strong };
-    source::hint(files);
-    let input = source::spawn(files, 4)?;
-    let (tx, writer) = output::stdout()?;
-    let mut outcome = Exit::Ok;
     let mut totals = TableStats::default();
-    let ran = pool::run(
-        threads,
-        engine::noted(make),
-        input.jobs(&stop),
-        4 * threads + 64,
-        &stop,
-        |solver: &mut Solver, seq, msg| match msg {
-            Message::Failed { seq: read, message } => Some((
-                Item {
-                    seq: {
-                        debug_assert_eq!(read, seq, "the pool numbers jobs as they were read");
-                        seq
-                    },
-                    out: None,
-                    err: Some(message),
-                },
-                Exit::Failure,
-                None,
-            )),
-            Message::Line(line) => {
-                let (mut item, o, stats) = answer(&line, solver, mode, args.json)?;
-                item.seq = seq;
-                Some((item, o, stats))
-            }
-        },
-        |_, (item, o, stats)| {
-            outcome = outcome.worst(o);
+    let outcome = per_line::run(
+        files,
+        engine,
+        "solve",
+        args.stats(),
+        signals,
+        |line, solver| answer(line, solver, mode, args.json),
+        |stats: Option<TableStats>| {
             if let Some(st) = &stats {
                 totals.add(st);
             }
-            tx.send(item)
         },
-    );
-    drop(tx);
-    let written = writer.finish();
-    ran.map_err(engine::pool_error)?;
-    written?;
+    )?;
     if args.stats() && !args.json {
         eprintln!("c4solver: table stats: {}", totals.summary());
     }
@@ -89,42 +56,13 @@ pub fn answer(
     mode: Mode,
     json: bool,
 ) -> Option<(Item, Exit, Option<TableStats>)> {
-    let file = line.file.as_ref().map(|f| f.display().to_string());
-    let mut item = Item {
-        seq: line.seq,
-        ..Item::default()
-    };
-    let q = match c4solver::Line::parse(solver.size(), &line.bytes, line.truncated) {
+    let q = match per_line::parse(line, solver.size(), json) {
         Ok(q) => q,
-        Err(e) => {
-            item.err = Some(format!("c4solver: {}: {e}\n", line.place()));
-            item.out = Some(if json {
-                let mut v = serde_json::json!({ "line": line.number, "error": e.to_string() });
-                if let Some(f) = file {
-                    v["file"] = f.into();
-                }
-                format!("{v}\n")
-            } else {
-                "\n".to_string()
-            });
-            return Some((item, Exit::BadInput, None));
-        }
+        Err(item) => return Some((item, Exit::BadInput, None)),
     };
     // Parsed lines hold playable positions: a stop is the one way to fail.
     let s = solver.solve(&q.position, mode).ok()?;
-    let mut outcome = Exit::Ok;
-    let want = q.expected.map(|e| mode.answer_for(e));
-    let ok = want.is_none_or(|w| w == s.score);
-    if !ok {
-        outcome = Exit::BadInput;
-        item.err = Some(format!(
-            "c4solver: {}: {} score {} differs from expected {}\n",
-            line.place(),
-            mode.name(),
-            s.score,
-            want.unwrap_or_default()
-        ));
-    }
+    let (mut item, outcome) = per_line::compare(line, mode, q.expected, s.score);
     let stats = solver.last_stats();
     let us = s.time.as_micros();
     item.out = Some(if json {
@@ -136,9 +74,9 @@ pub fn answer(
             "time_us": us,
             // As written on the line: a weak run compares its sign.
             "expected": q.expected,
-            "ok": ok,
+            "ok": outcome == Exit::Ok,
         });
-        if let Some(f) = file {
+        if let Some(f) = line.file_name() {
             v["file"] = f.into();
         }
         if let Some(st) = &stats {

@@ -24,8 +24,9 @@ use super::stdio;
 /// The most lines handed over at once.
 pub const BATCH: usize = 256;
 
-/// How often [`Input::jobs`] looks at its stop flag while it waits for input.
-const POLL: Duration = Duration::from_millis(50);
+/// How often a command waiting for input ([`Input::jobs`], `play`) looks at its
+/// stop flag: the library's pool polls at the same rate (its private `POLL`).
+pub const POLL: Duration = Duration::from_millis(50);
 
 /// What the reader produces, each with the next sequence number.
 #[derive(Debug)]
@@ -64,6 +65,11 @@ impl Line {
             Some(f) => format!("{}: line {}", f.display(), self.number),
             None => format!("line {}", self.number),
         }
+    }
+
+    /// The file's name, for `--json` lines (`None` for stdin).
+    pub fn file_name(&self) -> Option<String> {
+        self.file.as_ref().map(|f| f.display().to_string())
     }
 }
 

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The longest function allowed, signature and closing brace included.
-const MAX_FN_LINES: usize = 120;
+const MAX_FN_LINES: usize = 110;
 
 /// The source roots: the command line's and every crate's under crates/.
 fn roots() -> Vec<PathBuf> {
