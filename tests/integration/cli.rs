@@ -352,3 +352,46 @@ fn a_table_under_1_mb_a_worker_is_refused_not_rounded_up() {
          (give at least 2, or fewer --threads)\n"
     );
 }
+
+/// The lines of `c4solver ARGS --help`'s `Commands:` list, each trimmed.
+fn help_commands(args: &[&str]) -> Vec<String> {
+    let out = c4().args(args).arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_top_level_help_names_every_book_subcommand() {
+    // Each `book` subcommand, and how the top-level line of `book` names it.
+    let actions = [
+        (
+            "generate",
+            "generate one (resumable, sharded across machines)",
+        ),
+        ("merge", "merge shards"),
+        ("verify", "verify one against a book-free solve"),
+        ("info", "describe one"),
+        ("export", "export one's positions with their scores"),
+    ];
+    let names: Vec<String> = help_commands(&["book"])
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .filter(|n| n != "help")
+        .collect();
+    assert_eq!(names, actions.map(|(name, _)| name));
+    let top = help_commands(&[]);
+    let book = top.iter().find(|l| l.starts_with("book ")).unwrap();
+    assert!(
+        book.ends_with("export one's positions with their scores"),
+        "{book}"
+    );
+    for (name, words) in actions {
+        assert!(book.contains(words), "book {name}: {book}");
+    }
+}

@@ -100,6 +100,13 @@ fn the_online_solvers_answer_for_4455() {
         reply.json(),
         json!({"pos": "4455", "score": [-4, -3, 18, 2, 2, 18, -3]})
     );
+    // Byte for byte (the library writes it: `Answer::online_json`).
+    assert_eq!(reply.body, r#"{"pos":"4455","score":[-4,-3,18,2,2,18,-3]}"#);
+    // A bare `pos` (no `=`) is the empty board too.
+    assert_eq!(
+        server.get("/solve?pos").body,
+        r#"{"pos":"","score":[-2,-1,0,1,0,-1,-2]}"#
+    );
     // pos= is the empty board; a full column is 100.
     assert_eq!(
         server.get("/solve?pos=").json()["score"]

@@ -30,9 +30,6 @@ use wasm_bindgen::prelude::*;
 /// the 12-stone book's).
 pub const SMALL_BOOK: &[u8] = include_bytes!("../books/7x6-8.c4book");
 
-/// The online solver's score for a column that cannot be played.
-pub const FULL_COLUMN: i32 = 100;
-
 /// A solver of one board size on one thread, its table allocated once and kept
 /// between calls.
 #[wasm_bindgen]
@@ -94,15 +91,11 @@ impl Engine {
     }
 
     /// The online solver's answer for `moves` (the columns played, 1-based):
-    /// `{"pos": moves, "score": [one per column]}`, 100 for a full column.
+    /// `{"pos": moves, "score": [one per column]}`, 100 for a full column
+    /// ([`Answer::online_json`], as the server's `/solve`).
     pub fn solve(&mut self, moves: &str) -> Result<String, String> {
         let answer = self.answer(moves, false, false)?;
-        let score: Vec<i32> = answer
-            .scores
-            .iter()
-            .map(|s| s.unwrap_or(FULL_COLUMN))
-            .collect();
-        Ok(json!({ "pos": answer.moves, "score": score }).to_string())
+        Ok(answer.online_json(&answer.moves))
     }
 
     /// The library's [`Answer`] as JSON, the answer of `c4solver analyze --json`

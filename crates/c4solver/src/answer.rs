@@ -1,7 +1,8 @@
 //! [`Answer`]: the analysis of one position as every surface gives it, with one
 //! meaning per field: `c4solver analyze --json`, the server's `/analyze`, the
 //! WebAssembly engine and Python's `Solver.analysis` all serialize this type
-//! (docs/answer.md describes its JSON).
+//! (docs/answer.md describes its JSON). [`Answer::online_json`] gives the online
+//! solver's shorter form, the server's `/solve` and the engine's `solve`.
 //!
 //! ```
 //! use c4solver::{Answer, Config, Mode, sized::Playable, sized::Solver};
@@ -22,6 +23,10 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::{Analysis, Variation};
 use crate::position::Playable;
 use crate::solver::{Mode, Solver, Stopped};
+
+/// The online solver's score for a column that cannot be played (the convention
+/// of connect4.gamesolver.org's API, which `/solve` keeps).
+const FULL_COLUMN: i32 = 100;
 
 /// The analysis of one position: every field has one meaning on every surface.
 /// Serialized (serde), the fields come in this order, `pv` only when a line was
@@ -75,6 +80,52 @@ impl Answer {
             pv: pv.map(Variation::to_string),
         }
     }
+
+    /// The online solver's answer (connect4.gamesolver.org's API), the server's
+    /// `GET /solve` and the WebAssembly engine's `solve`:
+    /// `{"pos":POS,"score":[...]}`, one score per column, 100 for a full one.
+    /// `pos` is the move string as asked (a cached answer may hold another
+    /// order's). Written by hand: the library has no JSON writer.
+    ///
+    /// ```
+    /// use c4solver::Answer;
+    ///
+    /// let answer = Answer { scores: vec![Some(-2), None, Some(3)], ..Answer::default() };
+    /// assert_eq!(answer.online_json("2"), r#"{"pos":"2","score":[-2,100,3]}"#);
+    /// ```
+    pub fn online_json(&self, pos: &str) -> String {
+        let mut json = String::from(r#"{"pos":"#);
+        push_json_string(&mut json, pos);
+        json.push_str(r#","score":["#);
+        for (i, score) in self.scores.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push_str(&score.unwrap_or(FULL_COLUMN).to_string());
+        }
+        json.push_str("]}");
+        json
+    }
+}
+
+/// Appends `text` to `out` as a JSON string, escaped as serde_json escapes it
+/// (so that the answer stays byte for byte what the front ends sent before).
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c < ' ' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
@@ -158,5 +209,39 @@ mod tests {
         assert_eq!(serde_json::from_str::<Answer>(&json).unwrap(), a);
         a.pv = None;
         assert!(!serde_json::to_string(&a).unwrap().contains("pv"));
+    }
+
+    #[test]
+    fn the_online_json_gives_100_for_a_full_column() {
+        // 17 stones, columns 6 and 7 full: searched, every other column loses.
+        let a = answer("77777766666633442", false);
+        assert_eq!(
+            a.online_json("77777766666633442"),
+            r#"{"pos":"77777766666633442","score":[-12,-12,-12,-12,-12,100,100]}"#
+        );
+        // Each column's score is minus a solve of the position after it.
+        let mut s = Solver7x6::new(Config::default()).unwrap();
+        for col in 1..=5 {
+            let child = Playable::parse(&format!("77777766666633442{col}")).unwrap();
+            let score = s.solve(&child, Mode::Strong).unwrap().score;
+            assert_eq!(a.scores[col - 1], Some(-score));
+        }
+        // A book position; `pos` is the text asked, not the answer's own moves.
+        let b = answer("4455", false);
+        assert_eq!(
+            b.online_json("5544"),
+            r#"{"pos":"5544","score":[-4,-3,18,2,2,18,-3]}"#
+        );
+    }
+
+    #[test]
+    fn the_online_json_escapes_as_serde_json_does() {
+        let a = Answer {
+            scores: vec![Some(0)],
+            ..Answer::default()
+        };
+        let pos = "a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é";
+        let expected = serde_json::json!({ "pos": pos, "score": [0] }).to_string();
+        assert_eq!(a.online_json(pos), expected);
     }
 }

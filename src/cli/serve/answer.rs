@@ -1,13 +1,10 @@
 //! What goes between the handlers, the cache and the solver threads: a parsed
-//! position, a search to run, and the library's [`Answer`] with its two JSON
-//! forms.
+//! position, a search to run, and the library's [`Answer`] with `/analyze`'s
+//! JSON form (`/solve`'s is the library's [`Answer::online_json`]).
 
 use serde::Serialize;
 
 pub use c4solver::{Answer, Position};
-
-/// What the online solver's `/solve` answers for a column that cannot be played.
-pub const FULL_COLUMN: i32 = 100;
 
 /// A valid position, as the command line parsed it.
 #[derive(Clone, Debug)]
@@ -33,26 +30,6 @@ pub struct Task {
     pub weak: bool,
     /// With a line of best play (`pv=1`).
     pub pv: bool,
-}
-
-/// The online solver's answer: `{"pos": MOVES, "score": [...]}`, 100 for a full
-/// column.
-#[derive(Clone, Debug, Serialize)]
-pub struct Solved<'a> {
-    /// The moves asked.
-    pos: &'a str,
-    /// Each column's score.
-    score: Vec<i32>,
-}
-
-/// `/solve`'s answer for the position written `pos`.
-pub fn solve_json<'a>(answer: &Answer, pos: &'a str) -> Solved<'a> {
-    let score = answer
-        .scores
-        .iter()
-        .map(|s| s.unwrap_or(FULL_COLUMN))
-        .collect();
-    Solved { pos, score }
 }
 
 /// `/analyze`'s answer: the [`Answer`]'s fields in its order (docs/answer.md),
@@ -97,12 +74,6 @@ mod tests {
             time_us: 5,
             pv: Some("31".into()),
         }
-    }
-
-    #[test]
-    fn solve_json_marks_full_columns_100() {
-        let text = serde_json::to_string(&solve_json(&answer(), "2")).unwrap();
-        assert_eq!(text, r#"{"pos":"2","score":[-2,100,3]}"#);
     }
 
     #[test]

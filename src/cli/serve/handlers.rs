@@ -35,7 +35,13 @@ pub async fn solve(State(app): State<Arc<App>>, uri: Uri) -> Response {
             ..params
         };
         let (parsed, found, cached) = answer(&app, &strong).await?;
-        let json = Json(answer::solve_json(&found, &parsed.moves));
+        let json = (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            found.online_json(&parsed.moves),
+        );
         Ok::<_, ApiError>(served(&app, json, cached, &found))
     };
     answered.await.unwrap_or_else(IntoResponse::into_response)

@@ -134,6 +134,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_pos_is_the_empty_board() {
+        // `?pos` with no `=` is `pos=`, the empty board, not a missing `pos`.
+        for query in ["pos", "pos&pv=1", "weak=1&pos"] {
+            let p = parse(Some(query)).unwrap();
+            assert_eq!(p.pos.as_deref(), Some(&b""[..]), "{query}");
+        }
+        let p = parse(Some("pos&weak=1&pv=1")).unwrap();
+        assert!(p.weak && p.pv);
+    }
+
+    #[test]
     fn a_switch_is_1_or_0_only() {
         for (query, found) in [
             ("pv=", r#""""#),
