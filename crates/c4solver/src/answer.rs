@@ -85,7 +85,7 @@ impl Answer {
     /// `GET /solve` and the WebAssembly engine's `solve`:
     /// `{"pos":POS,"score":[...]}`, one score per column, 100 for a full one.
     /// `pos` is the move string as asked (a cached answer may hold another
-    /// order's). Written by hand: the library has no JSON writer.
+    /// order's).
     ///
     /// ```
     /// use c4solver::Answer;
@@ -94,38 +94,21 @@ impl Answer {
     /// assert_eq!(answer.online_json("2"), r#"{"pos":"2","score":[-2,100,3]}"#);
     /// ```
     pub fn online_json(&self, pos: &str) -> String {
-        let mut json = String::from(r#"{"pos":"#);
-        push_json_string(&mut json, pos);
-        json.push_str(r#","score":["#);
-        for (i, score) in self.scores.iter().enumerate() {
-            if i > 0 {
-                json.push(',');
-            }
-            json.push_str(&score.unwrap_or(FULL_COLUMN).to_string());
-        }
-        json.push_str("]}");
-        json
+        let score = self
+            .scores
+            .iter()
+            .map(|s| s.unwrap_or(FULL_COLUMN))
+            .collect();
+        serde_json::to_string(&Online { pos, score })
+            .expect("a string and integers always serialize")
     }
 }
 
-/// Appends `text` to `out` as a JSON string, escaped as serde_json escapes it
-/// (so that the answer stays byte for byte what the front ends sent before).
-fn push_json_string(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+/// [`Answer::online_json`]'s fields, in the online solver's order.
+#[derive(Serialize)]
+struct Online<'a> {
+    pos: &'a str,
+    score: Vec<i32>,
 }
 
 impl<const W: usize, const H: usize, B: Bits> Solver<W, H, B> {
@@ -232,16 +215,5 @@ mod tests {
             b.online_json("5544"),
             r#"{"pos":"5544","score":[-4,-3,18,2,2,18,-3]}"#
         );
-    }
-
-    #[test]
-    fn the_online_json_escapes_as_serde_json_does() {
-        let a = Answer {
-            scores: vec![Some(0)],
-            ..Answer::default()
-        };
-        let pos = "a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é";
-        let expected = serde_json::json!({ "pos": pos, "score": [0] }).to_string();
-        assert_eq!(a.online_json(pos), expected);
     }
 }
