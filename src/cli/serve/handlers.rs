@@ -36,10 +36,7 @@ pub async fn solve(State(app): State<Arc<App>>, uri: Uri) -> Response {
         };
         let (parsed, found, cached) = answer(&app, &strong).await?;
         let json = (
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
+            [(header::CONTENT_TYPE, "application/json")],
             found.online_json(&parsed.moves),
         );
         Ok::<_, ApiError>(served(&app, json, cached, &found))
