@@ -788,6 +788,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_worker_thread_that_cannot_start_is_an_error() {
+        let no_room_dir = |pid: u32| std::env::temp_dir().join(format!("c4solver-no-room-{pid}"));
         const CHILD: &str = "C4SOLVER_TEST_NO_ROOM";
         let name = "books::generate::tests::a_worker_thread_that_cannot_start_is_an_error";
         if std::env::var_os(CHILD).is_none() {
@@ -796,11 +797,17 @@ mod tests {
             // room, up to 1 run in 100 on a loaded machine (docs/robustness.md):
             // such a child, and only such a child, is run again, at most twice.
             for attempt in 1..=3 {
-                let out = std::process::Command::new(std::env::current_exe().unwrap())
+                let child = std::process::Command::new(std::env::current_exe().unwrap())
                     .args([name, "--exact", "--nocapture", "--test-threads=1"])
                     .env(CHILD, "1")
-                    .output()
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
                     .unwrap();
+                let dir = no_room_dir(child.id());
+                let out = child.wait_with_output().unwrap();
+                // A child that aborted left its directory behind.
+                let _ = std::fs::remove_dir_all(dir);
                 let (stdout, stderr) = (
                     String::from_utf8_lossy(&out.stdout),
                     String::from_utf8_lossy(&out.stderr),
@@ -815,7 +822,7 @@ mod tests {
             }
             unreachable!("the third attempt returns or fails");
         }
-        let dir = std::env::temp_dir().join(format!("c4solver-no-room-{}", std::process::id()));
+        let dir = no_room_dir(std::process::id());
         std::fs::create_dir_all(&dir).unwrap();
         let config = Config {
             table_mb: 1,

@@ -35,12 +35,29 @@ pub(super) fn options(shard: Shard) -> Options {
     }
 }
 
-/// A fresh directory under the system's temporary one, for this process.
-pub(super) fn scratch(name: &str) -> PathBuf {
+/// A fresh directory under the system's temporary one, for this process,
+/// removed with everything in it when the guard is dropped (a failing test's too).
+pub(super) struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A [`Scratch`] directory named after `name` and this process.
+pub(super) fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("c4solver-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Runs a generation to the end and returns the file's bytes.

@@ -115,7 +115,6 @@ fn a_book_keyed_on_128_bits_holds_the_64_bit_books_scores() {
             assert_eq!(wide.score(&pos), Some(score), "{moves}");
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -164,5 +163,4 @@ fn shards_keyed_on_128_bits_resume_and_merge_into_the_whole_book() {
         .map(|p| Book::read_any(p).unwrap())
         .collect();
     assert_eq!(merge(&shards).unwrap(), whole);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
