@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::books::generate::checkpoint_path;
 use crate::books::verify;
@@ -35,29 +35,13 @@ pub(super) fn options(shard: Shard) -> Options {
     }
 }
 
-/// A fresh directory under the system's temporary one, for this process,
-/// removed with everything in it when the guard is dropped (a failing test's too).
-pub(super) struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A [`Scratch`] directory named after `name` and this process.
-pub(super) fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("c4solver-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+/// A fresh directory under the system's temporary one, removed with everything
+/// in it when dropped (a failing test's too).
+pub(super) fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("c4solver-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Runs a generation to the end and returns the file's bytes.
@@ -92,7 +76,7 @@ fn reachable() -> HashMap<u64, String> {
 #[test]
 fn every_entry_is_a_book_free_solve_and_every_position_is_there() {
     let dir = scratch("book-exact");
-    let bytes = generate(&dir.join("b"), Shard::WHOLE);
+    let bytes = generate(&dir.path().join("b"), Shard::WHOLE);
     let book = Book::<W, H>::from_bytes(bytes).unwrap();
     let reachable = reachable();
     assert_eq!(book.len(), reachable.len());
@@ -130,9 +114,9 @@ fn every_entry_is_a_book_free_solve_and_every_position_is_there() {
 #[test]
 fn a_run_killed_and_resumed_writes_the_same_book() {
     let dir = scratch("book-resume");
-    let whole = generate(&dir.join("whole"), Shard::WHOLE);
+    let whole = generate(&dir.path().join("whole"), Shard::WHOLE);
 
-    let out = dir.join("resumed");
+    let out = dir.path().join("resumed");
     let stop = StopFlag::new();
     let mut g = Generation::<W, H>::open(options(Shard::WHOLE), &out).unwrap();
     let total = g.total();
@@ -198,11 +182,11 @@ fn a_run_killed_and_resumed_writes_the_same_book() {
 #[test]
 fn shards_merge_into_the_book_of_one_run() {
     let dir = scratch("book-shards");
-    let whole = generate(&dir.join("whole"), Shard::WHOLE);
+    let whole = generate(&dir.path().join("whole"), Shard::WHOLE);
     for count in [2u16, 3] {
         let mut shards: Vec<Book<W, H>> = (1..=count)
             .map(|index| {
-                let out = dir.join(format!("shard-{index}-of-{count}"));
+                let out = dir.path().join(format!("shard-{index}-of-{count}"));
                 Book::from_bytes(generate(&out, Shard { index, count })).unwrap()
             })
             .collect();
@@ -221,7 +205,7 @@ fn shards_merge_into_the_book_of_one_run() {
 #[test]
 fn a_checkpoint_of_other_arguments_is_refused() {
     let dir = scratch("book-other-args");
-    let out = dir.join("b");
+    let out = dir.path().join("b");
     let mut g = Generation::<W, H>::open(options(Shard::WHOLE), &out).unwrap();
     let stop = StopFlag::new();
     stop.stop();

@@ -75,8 +75,8 @@ fn grid_counts(w: usize, h: usize, depth: usize) -> Vec<u64> {
 #[test]
 fn a_book_keyed_on_128_bits_holds_the_64_bit_books_scores() {
     let dir = scratch("book-wide-whole");
-    let wide_bytes = generate::<u128>(&dir.join("wide.c4book"), Shard::WHOLE);
-    let narrow_bytes = generate::<u64>(&dir.join("narrow.c4book"), Shard::WHOLE);
+    let wide_bytes = generate::<u128>(&dir.path().join("wide.c4book"), Shard::WHOLE);
+    let narrow_bytes = generate::<u64>(&dir.path().join("narrow.c4book"), Shard::WHOLE);
     // The header says the word: 16 bytes a key, 0 for the 64-bit word.
     assert_eq!((wide_bytes[18], narrow_bytes[18]), (16, 0));
     let wide = Book::<W, H, u128>::from_bytes(wide_bytes.clone()).unwrap();
@@ -120,10 +120,10 @@ fn a_book_keyed_on_128_bits_holds_the_64_bit_books_scores() {
 #[test]
 fn shards_keyed_on_128_bits_resume_and_merge_into_the_whole_book() {
     let dir = scratch("book-wide-shards");
-    let whole = generate::<u128>(&dir.join("whole.c4book"), Shard::WHOLE);
+    let whole = generate::<u128>(&dir.path().join("whole.c4book"), Shard::WHOLE);
     let shard = |i: u16| {
         (
-            dir.join(format!("{i}.c4shard")),
+            dir.path().join(format!("{i}.c4shard")),
             Shard { index: i, count: 2 },
         )
     };
